@@ -1,0 +1,116 @@
+"""A match: hands in sequence until a side reaches the target (RULES.md §4).
+
+>>> import random
+>>> from .rules import PRESETS
+>>> m = Match(PRESETS["blocco"], rng=random.Random(3))
+>>> while not m.round.over:
+...     m.round.play(m.round.legal_moves()[0])
+>>> m.over, Match.from_record(m.record()).record() == m.record()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .moves import parse_move
+from .round import Round
+from .rules import Rules
+
+
+class Match:
+    """Hands dealt in turn, scores per side, and the winner.
+
+    The dealer moves one seat to the left each hand.  Under
+    ``next_opener="previous_winner"`` the previous hand's winner opens the next
+    with any tile; after a tied hand the highest-double rule applies again.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        rng: random.Random | None = None,
+        dealer: int = 0,
+        rounds: Sequence[Round] = (),
+    ) -> None:
+        self.rules = rules
+        self._rng = rng
+        for earlier in rounds[:-1]:
+            if not earlier.over:
+                raise ValueError("only the last hand of a match can be in progress")
+        self.rounds: list[Round] = list(rounds) or [Round.deal(rules, rng=rng, dealer=dealer)]
+
+    @property
+    def round(self) -> Round:
+        """The current (last) hand."""
+        return self.rounds[-1]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points per side (per seat, or per pair: side 0 is seats 0+2)."""
+        totals = [0] * self.rules.sides
+        for r in self.rounds:
+            if r.result is not None and r.result.winners:
+                totals[self.rules.side_of(r.result.winners[0])] += r.result.points
+        return tuple(totals)
+
+    @property
+    def over(self) -> bool:
+        """A side has reached the target, or the single hand is over."""
+        if self.rules.target is None:
+            return self.round.over
+        return max(self.scores) >= self.rules.target
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats of the side that won; empty while playing or for a drawn single hand."""
+        if not self.over:
+            return ()
+        if self.rules.target is None:
+            result = self.round.result
+            return result.winners if result else ()
+        scores = self.scores
+        return self.rules.seats_of(scores.index(max(scores)))
+
+    def next_deal(self) -> tuple[int, int | None]:
+        """The dealer of the next hand, and the seat opening it freely (or None)."""
+        previous = self.round
+        if previous.result is None:
+            raise ValueError("the current hand is not over yet")
+        if self.over:
+            raise ValueError("the match is over")
+        dealer = (previous.dealer + 1) % self.rules.players
+        opener = None
+        if self.rules.next_opener == "previous_winner" and previous.result.winners:
+            opener = previous.result.winners[0]
+        return dealer, opener
+
+    def next_round(self) -> Round:
+        """Deal the next hand (the current one must be over, the match not)."""
+        dealer, opener = self.next_deal()
+        self.rounds.append(Round.deal(self.rules, rng=self._rng, dealer=dealer, opener=opener))
+        return self.round
+
+    def record(self) -> str:
+        """The whole match as text: the rules, then one line per hand,
+        its initial position and ``moves=`` (comma-separated, ``-`` for none)."""
+        lines = [self.rules.to_text()]
+        for r in self.rounds:
+            lines.append(f"{r.initial_position} moves={','.join(map(str, r.moves)) or '-'}")
+        return "\n".join(lines)
+
+    @classmethod
+    def from_record(cls, text: str, *, rng: random.Random | None = None) -> Match:
+        """Read :meth:`record` back, replaying every move."""
+        first, *hands = text.strip().splitlines()
+        rules = Rules.parse(first)
+        rounds = []
+        for line in hands:
+            position, sep, moves = line.rpartition(" moves=")
+            if not sep:
+                raise ValueError(f"a hand's record ends with moves=…: {line!r}")
+            played = [] if moves == "-" else [parse_move(m) for m in moves.split(",")]
+            rounds.append(Round.replay(rules, position, played))
+        return cls(rules, rng=rng, rounds=rounds)
