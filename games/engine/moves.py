@@ -17,7 +17,16 @@ ENDS: Final[tuple[End, End]] = ("left", "right")
 
 
 class IllegalMoveError(ValueError):
-    """A move the rules do not allow here; the message says why, for a player."""
+    """A move the rules do not allow here; the message says why, for a player.
+
+    ``code`` names the reason for programs (a site translating it):
+    ``over``, ``not_in_hand``, ``opening``, ``no_match``, ``not_open``,
+    ``must_play``, ``nothing_to_draw``, ``must_draw`` or ``not_a_move``.
+    """
+
+    def __init__(self, message: str, code: str = "not_a_move") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Play:

@@ -57,12 +57,12 @@ def play_out(
     heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
     high, low = HIGH, LOW
     always_random = randomness >= 1.0
+    ends_suit = suit[left] | suit[right]
     stuck = 0
     while True:
         hand = hands[turn]
-        fits = hand & (suit[left] | suit[right])
+        fits = hand & ends_suit
         if not fits and draws and pile:
-            ends_suit = suit[left] | suit[right]
             while pile:
                 i = pile.pop()
                 hand |= 1 << i
@@ -71,27 +71,31 @@ def play_out(
                     break
             hands[turn] = hand
         if fits:
-            if always_random or rnd() < randomness:
+            if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
+                i = fits.bit_length() - 1
+                randomly = always_random
+            elif always_random or rnd() < randomness:
                 choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
                 i = choices[int(rnd() * len(choices))]
-                go_right = True
+                randomly = True
             else:
                 i = heavy_hi[fits >> half]
                 j = heavy_lo[fits & half_mask]
                 if i < 0 or (j >= 0 and key[j] > key[i]):
                     i = j
-                go_right = False
+                randomly = False
             hand ^= 1 << i
             hands[turn] = hand
             a = high[i]
             b = low[i]
             if a == left or b == left:
-                if (a == right or b == right) and go_right and rnd() < 0.5:
+                if (a == right or b == right) and randomly and rnd() < 0.5:
                     right = b if a == right else a
                 else:
                     left = b if a == left else a
             else:
                 right = b if a == right else a
+            ends_suit = suit[left] | suit[right]
             if not hand:
                 return turn
             stuck = 0

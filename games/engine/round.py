@@ -390,7 +390,7 @@ class Round:
     def play(self, move: Move) -> None:
         """Apply one move for the seat to act; ``IllegalMoveError`` leaves the round unchanged."""
         if self._result is not None:
-            raise IllegalMoveError("the hand is over")
+            raise IllegalMoveError("the hand is over", "over")
         seat = self.turn
         hand = self._hands[seat]
         left = self._left
@@ -399,10 +399,12 @@ class Round:
             i = tile.index
             bit = 1 << i
             if not hand & bit:
-                raise IllegalMoveError(f"{tile} is not in your hand")
+                raise IllegalMoveError(f"{tile} is not in your hand", "not_in_hand")
             if left < 0:
                 if self._opening != _ANY and i != self._opening:
-                    raise IllegalMoveError(f"the hand opens with {ALL_TILES[self._opening]}")
+                    raise IllegalMoveError(
+                        f"the hand opens with {ALL_TILES[self._opening]}", "opening"
+                    )
                 self._line.append(_PLACED[HIGH[i]][LOW[i]])
                 self._left, self._right = HIGH[i], LOW[i]
                 self._log.append(Event(seat, _PLAYS[i][0], None))
@@ -410,13 +412,13 @@ class Round:
                 right = self._right
                 if move.end == "left":
                     if not SUIT[left] & bit:
-                        raise IllegalMoveError(_no_match(tile, "left", left, right))
+                        raise IllegalMoveError(_no_match(tile, "left", left, right), "no_match")
                     other = HIGH[i] + LOW[i] - left
                     self._line.appendleft(_PLACED[other][left])
                     self._left = other
                 else:
                     if not SUIT[right] & bit:
-                        raise IllegalMoveError(_no_match(tile, "right", left, right))
+                        raise IllegalMoveError(_no_match(tile, "right", left, right), "no_match")
                     other = HIGH[i] + LOW[i] - right
                     self._line.append(_PLACED[right][other])
                     self._right = other
@@ -431,16 +433,16 @@ class Round:
                 self.turn = (seat + 1) % self.rules.players
             return
         if left < 0:
-            raise IllegalMoveError("the hand has not opened yet: lay the opening tile")
+            raise IllegalMoveError("the hand has not opened yet: lay the opening tile", "not_open")
         ends = (left, self._right)
         fitting = hand & (SUIT[left] | SUIT[self._right])
         if type(move) is Draw:
             if fitting:
                 raise IllegalMoveError(
-                    f"you can play {_first(fitting)}: draw only when nothing fits"
+                    f"you can play {_first(fitting)}: draw only when nothing fits", "must_play"
                 )
             if not (self.rules.draw and self._boneyard):
-                raise IllegalMoveError("there is nothing to draw: pass")
+                raise IllegalMoveError("there is nothing to draw: pass", "nothing_to_draw")
             self._hands[seat] = hand | 1 << self._boneyard.pop()
             self._log.append(Event(seat, DRAW, ends))
             if not self._boneyard:
@@ -449,10 +451,10 @@ class Round:
         if type(move) is Pass:
             if fitting:
                 raise IllegalMoveError(
-                    f"you can play {_first(fitting)}: no passing while a tile fits"
+                    f"you can play {_first(fitting)}: no passing while a tile fits", "must_play"
                 )
             if self.rules.draw and self._boneyard:
-                raise IllegalMoveError("draw from the boneyard until a tile fits")
+                raise IllegalMoveError("draw from the boneyard until a tile fits", "must_draw")
             self._log.append(Event(seat, PASS, ends))
             self.turn = (seat + 1) % self.rules.players
             return

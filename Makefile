@@ -1,0 +1,65 @@
+# Two commands on a fresh machine:  make run  ·  make test
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test setup check lint pytest system-packages messages bench clean
+
+## make run: set up, then serve the site with daphne on http://127.0.0.1:8000
+run: setup
+	$(BIN)/python manage.py migrate --noinput
+	@echo "Domino is on http://$(HOST):$(PORT)/"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) domino_site.asgi:application
+
+## make test: set up, then lint, type-check and run the whole suite (browser tests included)
+test: setup check pytest
+
+setup: $(VENV)/.installed static/vendor/versions.json messages
+
+# The virtualenv, rebuilt only when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Python 3.11)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+# htmx and its websocket extension, pinned and checksummed (see domino_site/vendor.py).
+static/vendor/versions.json: domino_site/vendor.py | $(VENV)/.installed
+	$(BIN)/python -m domino_site.vendor
+
+# Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt).
+messages: $(VENV)/.installed system-packages
+	@$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+
+# Debian packages the suite needs: gettext (translations) and Chromium (browser tests).
+system-packages:
+	@missing=""; \
+	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null); \
+	  else \
+	    echo "please install with your package manager:$$missing"; \
+	    command -v msgfmt >/dev/null || exit 1; \
+	  fi; \
+	fi
+
+check:
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+pytest:
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+## make bench: the speed benchmarks (figures go in the README)
+bench: setup
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) static/vendor staticfiles

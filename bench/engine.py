@@ -1,0 +1,73 @@
+"""Engine speed: random legal games played to the end, per second, on one core.
+
+Two ways of playing the same rules, measured in the same run:
+- ``Round`` — the referee the site uses: legal_moves(), play(move) with checks, the log;
+- ``play_out`` — the mask-based play-out the hard bot searches with.
+Each figure is the median of several repeats (the machine is shared and noisy).
+
+    python bench/engine.py [--games N] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import PRESETS, Round, Rules
+from games.engine.playout import random_hand
+
+TABLES: dict[str, Rules] = {
+    "2p duello": PRESETS["duello"],
+    "4p domino (pairs, 7 tiles)": replace(PRESETS["domino"], players=4, hand_size=7),
+    "3p domino (7 tiles)": replace(PRESETS["domino"], players=3),
+}
+
+
+def referee_games(rules: Rules, games: int, rng: random.Random) -> None:
+    for _ in range(games):
+        r = Round.deal(rules, rng=rng)
+        while not r.over:
+            moves = r.legal_moves()
+            r.play(moves[int(rng.random() * len(moves))])
+
+
+def play_out_games(rules: Rules, games: int, rng: random.Random) -> None:
+    for _ in range(games):
+        random_hand(rules, rng)
+
+
+def games_per_second(
+    run: Callable[[Rules, int, random.Random], None], rules: Rules, games: int, repeats: int
+) -> float:
+    rates = []
+    for seed in range(repeats):
+        rng = random.Random(seed)
+        start = time.perf_counter()
+        run(rules, games, rng)
+        rates.append(games / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    header = f"{'table':<28} {'Round (referee)':>16} {'play_out':>12}"
+    print(f"{header}   games/s, median of {args.repeats}")
+    for name, rules in TABLES.items():
+        referee = games_per_second(referee_games, rules, args.games // 4, args.repeats)
+        fast = games_per_second(play_out_games, rules, args.games, args.repeats)
+        print(f"{name:<28} {referee:>16,.0f} {fast:>12,.0f}   (x{fast / referee:.1f})")
+
+
+if __name__ == "__main__":
+    main()

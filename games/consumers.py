@@ -1,0 +1,156 @@
+"""Websockets: a table page's live connection, and each player's notifications.
+
+The viewer is whoever the session says (the authenticated scope), never what
+the client claims.  Every frame is rendered for that viewer alone.
+"""
+
+from __future__ import annotations
+
+import json
+from http.cookies import SimpleCookie
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from accounts.middleware import chosen_language
+from games.commands import dispatch
+from games.errors import GameError
+from games.live import table_group, user_group
+from games.models import Table
+from games.selectors import invitations_for, table_view
+
+
+def _cookies(scope: dict[str, Any]) -> dict[str, str]:
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            jar = SimpleCookie()
+            jar.load(value.decode("latin-1"))
+            return {k: m.value for k, m in jar.items()}
+    return {}
+
+
+class _ViewerConsumer(AsyncWebsocketConsumer):
+    """Knows its viewer and language from the scope."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.language = chosen_language(_cookies(self.scope))
+
+    @property
+    def person(self) -> Any:
+        return self.user if self.user is not None and self.user.is_authenticated else None
+
+    def render(self, template: str, context: dict[str, Any]) -> str:
+        with translation.override(self.language):
+            return render_to_string(template, context)
+
+
+class TableConsumer(_ViewerConsumer):
+    """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
+
+    async def connect(self) -> None:
+        await super().connect()
+        code = self.scope["url_route"]["kwargs"]["code"]
+        self.table_id: int | None = await self._table_id(code)
+        if self.table_id is None:
+            await self.close(code=4404)
+            return
+        self.sent_version = -1
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_view()
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "table_id", None) is not None:
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            data = json.loads(text_data or "")
+            if not isinstance(data, dict):
+                raise ValueError
+        except ValueError:
+            await self.send_flash(self._t(_("That message could not be read.")))
+            return
+        if self.person is None:
+            await self.send_flash(self._t(_("Reload the page to get a player identity.")))
+            return
+        try:
+            note = await database_sync_to_async(self._dispatch)(data)
+        except GameError as error:
+            await self.send_flash(error.message)
+            if error.stale:
+                await self.send_view(force=True)
+            return
+        if note:
+            await self.send_flash(note, kind="info")
+
+    def _dispatch(self, data: dict[str, Any]) -> str | None:
+        with translation.override(self.language):
+            return dispatch(table_id=self.table_id, user=self.person, data=data)  # type: ignore[arg-type]
+
+    def _t(self, message: object) -> str:
+        """A lazy message in this viewer's language."""
+        with translation.override(self.language):
+            return str(message)
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if event["version"] > self.sent_version:
+            await self.send_view()
+
+    async def send_view(self, force: bool = False) -> None:
+        html, version = await database_sync_to_async(self._render_view)()
+        if force or version > self.sent_version:
+            self.sent_version = version
+            await self.send(text_data=html)
+
+    def _render_view(self) -> tuple[str, int]:
+        table = Table.objects.get(pk=self.table_id)
+        with translation.override(self.language):
+            tv = table_view(table=table, user=self.person)
+        context = {"tv": tv, "share_url": self._share_url(table.code)}
+        return self.render("games/_live.html", context), tv.version
+
+    def _share_url(self, code: str) -> str:
+        headers = dict(self.scope.get("headers", []))
+        host = headers.get(b"host", b"").decode("latin-1") or "localhost"
+        scheme = "https" if self.scope.get("scheme") == "wss" else "http"
+        return f"{scheme}://{host}{reverse('table', args=[code])}"
+
+    async def send_flash(self, message: str, kind: str = "error") -> None:
+        html = self.render("games/_flash.html", {"message": message, "kind": kind})
+        await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _table_id(self, code: str) -> int | None:
+        return Table.objects.filter(code=code).values_list("pk", flat=True).first()
+
+
+class NotificationConsumer(_ViewerConsumer):
+    """``/ws/notify/``: tells a player of new invitations on whatever page is open."""
+
+    async def connect(self) -> None:
+        await super().connect()
+        if self.person is None:
+            await self.close(code=4401)
+            return
+        self.group = user_group(self.person.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def user_invited(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(self._render_invitations)()
+        await self.send(text_data=html)
+
+    def _render_invitations(self) -> str:
+        invitations = list(invitations_for(user=self.person)[:5])
+        return self.render("games/_invitations_live.html", {"invitations": invitations})

@@ -1,0 +1,106 @@
+"""The new-table form: every choice offered is one the preset allows (RULES.md §2, §6)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.constants import DEFAULT_BOT_LEVEL
+from games.engine import PRESET_OPTIONS, PRESETS, Rules
+from games.models import BotLevel, Table
+from games.presets import PRESET_INFO
+
+SINGLE = "single"
+
+
+def _seating_value(players: int, pairs: bool) -> str:
+    return f"{players}{'p' if pairs else ''}"
+
+
+def _seating_label(players: int, pairs: bool) -> str:
+    if pairs:
+        return str(_("4 players in pairs"))
+    return str(_("%(n)s players") % {"n": players})
+
+
+class TableForm(forms.Form):
+    mode = forms.ChoiceField(label=_("Play"), choices=Table.Mode.choices, widget=forms.RadioSelect)
+    preset = forms.ChoiceField(label=_("Game"))
+    seating = forms.ChoiceField(label=_("Players"))
+    hand_size = forms.ChoiceField(label=_("Tiles each"))
+    draw = forms.ChoiceField(label=_("When you cannot play"))
+    target = forms.ChoiceField(label=_("Play to"))
+    bot_level = forms.ChoiceField(
+        label=_("Computer level"), choices=BotLevel.choices, initial=DEFAULT_BOT_LEVEL
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [(k, i.title) for k, i in PRESET_INFO.items()]
+        source = self.data if self.is_bound else self.initial
+        preset = source.get("preset") if source.get("preset") in PRESETS else "domino"
+        options = PRESET_OPTIONS[preset]
+        seatings = sorted({(s.players, s.pairs) for s in options.seatings})
+        self.fields["seating"].choices = [
+            (_seating_value(n, p), _seating_label(n, p)) for n, p in seatings
+        ]
+        seating = source.get("seating") or _seating_value(*seatings[0])
+        sizes = sorted(
+            {
+                n
+                for s in options.seatings
+                if _seating_value(s.players, s.pairs) == seating
+                for n in s.hand_sizes
+            }
+            or {n for s in options.seatings for n in s.hand_sizes}
+        )
+        self.fields["hand_size"].choices = [(str(n), str(n)) for n in sizes]
+        labels = {True: _("draw from the boneyard"), False: _("pass (block game)")}
+        self.fields["draw"].choices = [
+            ("yes" if d else "no", labels[d]) for d in options.draw_choices
+        ]
+        self.fields["target"].choices = [
+            (SINGLE, _("a single hand")) if t is None else (str(t), _("%(n)s points") % {"n": t})
+            for t in options.targets
+        ]
+        defaults = PRESETS[preset]
+        self.initial.setdefault("preset", preset)
+        self.initial.setdefault("seating", seating)
+        self.initial.setdefault(
+            "hand_size", str(defaults.hand_size if defaults.hand_size in sizes else sizes[-1])
+        )
+        self.initial.setdefault("draw", "yes" if defaults.draw else "no")
+        self.initial.setdefault(
+            "target", SINGLE if defaults.target is None else str(defaults.target)
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        seating = data["seating"]
+        try:
+            data["rules"] = self.rules_from(data)
+        except ValueError:
+            raise forms.ValidationError(
+                _("%(game)s is not played with these settings.")
+                % {"game": PRESET_INFO[data["preset"]].title}
+            ) from None
+        data["seating"] = seating
+        return data
+
+    @staticmethod
+    def rules_from(data: dict[str, Any]) -> Rules:
+        seating = data["seating"]
+        target = data["target"]
+        return replace(
+            PRESETS[data["preset"]],
+            players=int(seating.rstrip("p")),
+            teams=True if seating.endswith("p") else (False if seating == "4" else None),
+            hand_size=int(data["hand_size"]),
+            draw=data["draw"] == "yes",
+            target=None if target == SINGLE else int(target),
+        )

@@ -1,0 +1,40 @@
+"""Telling connected browsers that something changed — after the commit, never before.
+
+A group message carries no game data: only "table N is at version v" or "you
+have a new invitation".  Each consumer then asks the redacting selector for its
+own viewer's view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def table_changed(*, table_id: int, version: int) -> None:
+    """Once committed, every viewer of the table re-renders its own view."""
+    transaction.on_commit(
+        lambda: _send(table_group(table_id), {"type": "table.changed", "version": version})
+    )
+
+
+def user_invited(*, user_id: int) -> None:
+    """Once committed, the invitee's open pages show the invitation."""
+    transaction.on_commit(lambda: _send(user_group(user_id), {"type": "user.invited"}))

@@ -1,0 +1,204 @@
+"""Tables, seats, hands and moves.
+
+A table's game is stored as its hands (each hand's initial position, from the
+engine's text form) and every accepted move, in order; the engine replays them.
+``Table.version`` goes up with every change, and a client's command carries the
+version it saw, so a stale or repeated command is refused, never applied twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import PRESETS, Rules
+
+
+def new_table_code() -> str:
+    """The share link's token: short, unguessable, URL-safe."""
+    return secrets.token_urlsafe(8)
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", _("easy")
+    MEDIUM = "medium", _("medium")
+    HARD = "hard", _("hard")
+
+
+class Table(models.Model):
+    class Mode(models.TextChoices):
+        COMPUTER = "computer", _("vs computer")
+        FRIENDS = "friends", _("vs friends")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables"
+    )
+    # Table settings (RULES.md §2); the preset supplies scoring and opener rules.
+    preset = models.CharField(max_length=16)
+    players = models.PositiveSmallIntegerField()
+    hand_size = models.PositiveSmallIntegerField()
+    teams = models.BooleanField(null=True)
+    draw = models.BooleanField(default=True)
+    target = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.MEDIUM)
+
+    version = models.PositiveIntegerField(default=0)
+    # When the game clock must look at this table (a bot's move, the next hand).
+    next_action_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    winners = models.CharField(max_length=16, blank=True)  # seats, "0,2"; empty: none or a draw
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players__gte=2, players__lte=4), name="games_table_players_2_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(hand_size__in=[5, 7]), name="games_table_hand_size_5_or_7"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "mode"])]
+
+    def __str__(self) -> str:
+        return f"{self.preset} {self.mode} {self.code}"
+
+    @property
+    def rules(self) -> Rules:
+        return replace(
+            PRESETS[self.preset],
+            players=self.players,
+            hand_size=self.hand_size,
+            teams=self.teams,
+            draw=self.draw,
+            target=self.target,
+        )
+
+    @property
+    def winner_seats(self) -> tuple[int, ...]:
+        return tuple(int(s) for s in self.winners.split(",") if s)
+
+
+class Seat(models.Model):
+    """A place at a table: a person, a bot, or free (neither)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="games_seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="games_seat_one_per_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot_level=""),
+                name="games_seat_person_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Hand(models.Model):
+    """One hand of a table's match: where it started, and how it ended."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    initial_position = models.TextField()
+    reason = models.CharField(max_length=8, blank=True)  # "domino" / "blocked" once over
+    winners = models.CharField(max_length=16, blank=True)
+    points = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="games_hand_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.table_id}"
+
+
+class Move(models.Model):
+    """An accepted move, append-only, stored before anybody is told of it."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=12)
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "ply"], name="games_move_unique_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.text}"
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "to_user"], name="games_invitation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} -> {self.to_user_id} ({self.table_id})"

@@ -1,0 +1,343 @@
+"""Reads.  ``table_view`` is the one place a viewer's view of a table is built.
+
+It starts from the engine's ``PlayerView`` for the viewer's seat (or a
+spectator's, who holds no tiles), so nothing it returns can hold another
+hand's tiles or the boneyard's while a hand is being played.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
+from games.models import Invitation, Seat, Table
+from games.records import load_match
+
+_POSITIONS = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "right"),
+    4: ("bottom", "left", "top", "right"),
+}
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    number: int
+    name: str
+    is_bot: bool
+    bot_level: str
+    is_free: bool
+    is_you: bool
+    is_partner: bool
+    is_host: bool
+    tiles: int | None
+    is_turn: bool
+    position: str
+
+
+@dataclass(frozen=True)
+class HandTile:
+    """A tile of the viewer's hand and the moves it allows now."""
+
+    tile: Tile
+    moves: tuple[tuple[str, str], ...]  # (end, move text) for each legal end
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.moves)
+
+    @property
+    def single_move(self) -> str | None:
+        """The move text when the tile fits in one place only (no end to choose)."""
+        return self.moves[0][1] if len(self.moves) == 1 else None
+
+
+@dataclass(frozen=True)
+class LogLine:
+    name: str
+    kind: str  # "play", "draw", "pass"
+    tile: Tile | None
+    end: str
+    count: int
+    ends: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class SideScore:
+    names: str
+    points: int
+    is_yours: bool
+    won: bool
+
+
+@dataclass(frozen=True)
+class RevealedHand:
+    name: str
+    tiles: tuple[Tile, ...]
+    pips: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    number: int
+    winners: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: Table
+    rules: Rules
+    version: int
+    you: int | None
+    is_host: bool
+    seats: tuple[SeatInfo, ...]
+    hand_number: int
+    player: PlayerView | None
+    hand: tuple[HandTile, ...]
+    draw_move: str | None
+    pass_move: str | None
+    your_turn: bool
+    turn_name: str
+    log: tuple[LogLine, ...]
+    scores: tuple[SideScore, ...]
+    result: RoundResult | None
+    hand_winner_names: str
+    revealed: tuple[RevealedHand, ...]
+    hand_summaries: tuple[HandSummary, ...]
+    match_over: bool
+    winner_names: str
+    you_won: bool
+    invitations: tuple[str, ...]
+    next_hand_at: datetime | None
+
+    @property
+    def playing(self) -> bool:
+        return self.player is not None
+
+    @property
+    def waiting(self) -> bool:
+        return self.table.status == Table.Status.WAITING
+
+    @property
+    def free_seats(self) -> int:
+        return sum(s.is_free for s in self.seats)
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.is_bot:
+        return _("Computer (%(level)s)") % {"level": seat.get_bot_level_display()}
+    if seat.user is None:
+        return _("free seat")
+    return seat.user.display_name
+
+
+def table_view(*, table: Table, user: User | None) -> TableView:
+    """Everything ``user`` may see of ``table``, and nothing more."""
+    seats = list(table.seats.select_related("user"))
+    rules = table.rules
+    mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+    you = mine.number if mine else None
+    names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in seats}
+
+    player: PlayerView | None = None
+    hand_summaries: tuple[HandSummary, ...] = ()
+    scores: tuple[int, ...] = (0,) * rules.sides
+    match_over = False
+    winners: tuple[int, ...] = ()
+    hands = list(table.hands.prefetch_related("moves").order_by("number"))
+    if hands:
+        match = load_match(table, hands)
+        player = match.round.view(you)
+        scores, match_over, winners = match.scores, match.over, match.winners
+        hand_summaries = tuple(_summaries(hands, names))
+
+    counts = player.hand_counts if player else None
+    turn = player.turn if player and not player.over else None
+    base = you if you is not None else 0
+    positions = _POSITIONS[rules.players]
+    seat_infos = tuple(
+        SeatInfo(
+            number=s.number,
+            name=names[s.number],
+            is_bot=s.is_bot,
+            bot_level=s.bot_level,
+            is_free=s.is_free,
+            is_you=s.number == you,
+            is_partner=you is not None
+            and rules.partnerships
+            and s.number != you
+            and rules.side_of(s.number) == rules.side_of(you),
+            is_host=s.user_id == table.host_id,
+            tiles=counts[s.number] if counts else None,
+            is_turn=s.number == turn,
+            position=positions[(s.number - base) % rules.players],
+        )
+        for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
+    )
+    hand, draw_move, pass_move = _hand_and_moves(player)
+    invitations = tuple(
+        i.to_user.display_name
+        for i in table.invitations.filter(status=Invitation.Status.PENDING).select_related(
+            "to_user"
+        )
+    )
+    your_side = rules.side_of(you) if you is not None else None
+    winning_side = rules.side_of(winners[0]) if winners else None
+    return TableView(
+        table=table,
+        rules=rules,
+        version=table.version,
+        you=you,
+        is_host=user is not None and table.host_id == user.pk,
+        seats=seat_infos,
+        hand_number=len(hands),
+        player=player,
+        hand=hand,
+        draw_move=draw_move,
+        pass_move=pass_move,
+        your_turn=bool(player and player.legal_moves),
+        turn_name=names[turn] if turn is not None else "",
+        log=tuple(_log_lines(player, names)) if player else (),
+        scores=tuple(
+            SideScore(
+                names=_join_names(rules.seats_of(side), names),
+                points=points,
+                is_yours=side == your_side,
+                won=side == winning_side,
+            )
+            for side, points in enumerate(scores)
+        ),
+        result=player.result if player else None,
+        hand_winner_names=_join_names(player.result.winners, names)
+        if player and player.result and player.result.winners
+        else "",
+        revealed=_revealed(player, names) if player else (),
+        hand_summaries=hand_summaries,
+        match_over=match_over,
+        winner_names=_join_names(winners, names) if winners else "",
+        you_won=you is not None and you in winners,
+        invitations=invitations,
+        next_hand_at=table.next_action_at if player and player.over and not match_over else None,
+    )
+
+
+def _join_names(seats: tuple[int, ...], names: dict[int, str]) -> str:
+    return _(" & ").join(names[s] for s in seats)
+
+
+def _hand_and_moves(
+    player: PlayerView | None,
+) -> tuple[tuple[HandTile, ...], str | None, str | None]:
+    if player is None:
+        return (), None, None
+    by_tile: dict[Tile, list[tuple[str, str]]] = {}
+    draw_move = pass_move = None
+    for move in player.legal_moves:
+        if isinstance(move, Play):
+            by_tile.setdefault(move.tile, []).append((move.end, str(move)))
+        elif isinstance(move, Draw):
+            draw_move = str(move)
+        elif isinstance(move, Pass):
+            pass_move = str(move)
+    ordered = sorted(player.hand, key=lambda t: (t.high, t.low), reverse=True)
+    hand = tuple(HandTile(t, tuple(by_tile.get(t, ()))) for t in ordered)
+    return hand, draw_move, pass_move
+
+
+def _log_lines(player: PlayerView, names: dict[int, str]) -> list[LogLine]:
+    """The public log, newest first, consecutive draws by one seat counted together."""
+    lines: list[LogLine] = []
+    for event in player.log:
+        move = event.move
+        if isinstance(move, Draw):
+            last = lines[-1] if lines else None
+            if last and last.kind == "draw" and last.name == names[event.seat]:
+                lines[-1] = LogLine(last.name, "draw", None, "", last.count + 1, last.ends)
+                continue
+            lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends))
+        elif isinstance(move, Pass):
+            lines.append(LogLine(names[event.seat], "pass", None, "", 0, event.ends))
+        else:
+            end = move.end if event.ends is not None else ""
+            lines.append(LogLine(names[event.seat], "play", move.tile, end, 0, event.ends))
+    return lines[::-1]
+
+
+def _revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, ...]:
+    if player.revealed is None or player.result is None:
+        return ()
+    result = player.result
+    return tuple(
+        RevealedHand(names[seat], tiles, result.pips[seat], seat in result.winners)
+        for seat, tiles in enumerate(player.revealed)
+    )
+
+
+def _summaries(hands: list, names: dict[int, str]) -> list[HandSummary]:  # type: ignore[type-arg]
+    out = []
+    for h in hands:
+        if not h.reason:
+            continue
+        seats = tuple(int(s) for s in h.winners.split(",") if s)
+        out.append(
+            HandSummary(
+                h.number + 1, _join_names(seats, names) if seats else "", h.points, h.reason
+            )
+        )
+    return out
+
+
+def invitations_for(*, user: User) -> QuerySet[Invitation]:
+    """Pending invitations to tables still waiting for players."""
+    return (
+        Invitation.objects.filter(
+            to_user=user, status=Invitation.Status.PENDING, table__status=Table.Status.WAITING
+        )
+        .select_related("table", "from_user")
+        .order_by("-created_at")
+    )
+
+
+def games_in_progress(*, user: User) -> QuerySet[Table]:
+    """Tables where ``user`` sits that are waiting or being played: to rejoin."""
+    return (
+        Table.objects.filter(
+            seats__user=user, status__in=[Table.Status.WAITING, Table.Status.PLAYING]
+        )
+        .order_by("-created_at")
+        .distinct()
+    )
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    mode: str
+    preset: str
+    played: int
+    won: int
+
+
+def player_record(*, user: User) -> list[RecordLine]:
+    """Games played and won, per mode and preset (finished games only)."""
+    seats = Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).select_related(
+        "table"
+    )
+    played: Counter[tuple[str, str]] = Counter()
+    won: Counter[tuple[str, str]] = Counter()
+    for seat in seats:
+        key = (seat.table.mode, seat.table.preset)
+        played[key] += 1
+        won[key] += seat.number in seat.table.winner_seats
+    return [
+        RecordLine(mode, preset, played[mode, preset], won[mode, preset])
+        for mode, preset in sorted(played)
+    ]

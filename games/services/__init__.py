@@ -1,0 +1,32 @@
+"""Writes: every change to a table goes through one of these functions."""
+
+from .play import hand_next, move_submit, run_due, table_advance
+from .tables import (
+    invitation_decline,
+    table_cancel,
+    table_create,
+    table_fill_with_bots,
+    table_invite,
+    table_join,
+    table_leave,
+    table_set_bot,
+    table_start,
+    table_swap_seats,
+)
+
+__all__ = [
+    "hand_next",
+    "invitation_decline",
+    "move_submit",
+    "run_due",
+    "table_advance",
+    "table_cancel",
+    "table_create",
+    "table_fill_with_bots",
+    "table_invite",
+    "table_join",
+    "table_leave",
+    "table_set_bot",
+    "table_start",
+    "table_swap_seats",
+]

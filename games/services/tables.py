@@ -1,0 +1,255 @@
+"""Tables before play: creating, seating, inviting, starting."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import live
+from games.constants import DEFAULT_BOT_LEVEL
+from games.engine import Match, Rules
+from games.errors import GameError
+from games.models import BotLevel, Hand, Invitation, Seat, Table
+
+from .play import schedule
+
+
+def locked_table(table_id: int) -> Table:
+    """The table, row-locked until the transaction ends (one writer per table)."""
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def _changed(table: Table) -> None:
+    table.version += 1
+    table.save()
+    live.table_changed(table_id=table.pk, version=table.version)
+
+
+def _check_host(table: Table, user: User) -> None:
+    if table.host_id != user.pk:
+        raise GameError(_("Only the host can do that."))
+
+
+def _check_waiting(table: Table) -> None:
+    if table.status != Table.Status.WAITING:
+        raise GameError(_("The game has already started."))
+
+
+def _check_bot_level(level: str) -> None:
+    if level not in BotLevel.values:
+        raise GameError(_("Unknown computer level."))
+
+
+@transaction.atomic
+def table_create(
+    *, host: User, mode: str, rules: Rules, bot_level: str = DEFAULT_BOT_LEVEL
+) -> Table:
+    """A new table with the host in seat 0.  Against the computer the other
+    seats are bots and the game starts at once."""
+    if mode not in Table.Mode.values:
+        raise GameError(_("Unknown game mode."))
+    _check_bot_level(bot_level)
+    table = Table.objects.create(
+        mode=mode,
+        host=host,
+        preset=rules.preset,
+        players=rules.players,
+        hand_size=rules.hand_size,
+        teams=rules.teams,
+        draw=rules.draw,
+        target=rules.target,
+        bot_level=bot_level,
+    )
+    now = timezone.now()
+    for number in range(rules.players):
+        Seat.objects.create(
+            table=table,
+            number=number,
+            user=host if number == 0 else None,
+            bot_level=bot_level if number and mode == Table.Mode.COMPUTER else "",
+            joined_at=now if number == 0 or mode == Table.Mode.COMPUTER else None,
+        )
+    if mode == Table.Mode.COMPUTER:
+        _start(table)
+    return table
+
+
+@transaction.atomic
+def table_join(*, table_id: int, user: User, seat_number: int | None = None) -> Seat | None:
+    """Take a free seat (the first one unless asked); None when the table is full,
+    to watch instead.  Sitting again where you already sit changes nothing."""
+    table = locked_table(table_id)
+    seats = list(table.seats.all())
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is not None:
+        return mine
+    _check_waiting(table)
+    free = [s for s in seats if s.is_free]
+    if seat_number is not None:
+        free = [s for s in free if s.number == seat_number]
+        if not free:
+            raise GameError(_("That seat is taken."))
+    if not free:
+        return None
+    seat = free[0]
+    seat.user = user
+    seat.joined_at = timezone.now()
+    seat.save()
+    table.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.ACCEPTED
+    )
+    _changed(table)
+    return seat
+
+
+@transaction.atomic
+def table_leave(*, table_id: int, user: User) -> None:
+    """Leave a seat before the game starts (the host cancels the table instead)."""
+    table = locked_table(table_id)
+    _check_waiting(table)
+    if table.host_id == user.pk:
+        raise GameError(_("The host cannot leave: cancel the table instead."))
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise GameError(_("You are not sitting at this table."))
+    seat.user = None
+    seat.joined_at = None
+    seat.save()
+    _changed(table)
+
+
+@transaction.atomic
+def table_swap_seats(*, table_id: int, by: User, a: int, b: int) -> None:
+    """The host arranges the seats (who partners whom in 4-player games)."""
+    table = locked_table(table_id)
+    _check_host(table, by)
+    _check_waiting(table)
+    seats = {s.number: s for s in table.seats.all()}
+    if a not in seats or b not in seats or a == b:
+        raise GameError(_("Choose two different seats."))
+    first, second = seats[a], seats[b]
+    moved = (first.user_id, first.bot_level, first.joined_at)
+    first.user_id, first.bot_level, first.joined_at = (
+        second.user_id,
+        second.bot_level,
+        second.joined_at,
+    )
+    second.user_id, second.bot_level, second.joined_at = moved
+    # Two unique seats swap users: park one first so the constraint never sees a duplicate.
+    parked_user = first.user_id
+    first.user_id = None
+    first.save()
+    second.save()
+    first.user_id = parked_user
+    first.save()
+    _changed(table)
+
+
+@transaction.atomic
+def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str) -> None:
+    """The host puts a bot on a free seat, changes its level, or ('' level) removes it."""
+    table = locked_table(table_id)
+    _check_host(table, by)
+    _check_waiting(table)
+    if level:
+        _check_bot_level(level)
+    seat = table.seats.filter(number=seat_number).first()
+    if seat is None or seat.user_id is not None:
+        raise GameError(_("That seat is taken."))
+    seat.bot_level = level
+    seat.joined_at = timezone.now() if level else None
+    seat.save()
+    _changed(table)
+
+
+@transaction.atomic
+def table_fill_with_bots(*, table_id: int, by: User, level: str) -> None:
+    """The host fills every empty seat with bots of one level."""
+    table = locked_table(table_id)
+    _check_host(table, by)
+    _check_waiting(table)
+    _check_bot_level(level)
+    updated = table.seats.filter(user__isnull=True, bot_level="").update(
+        bot_level=level, joined_at=timezone.now()
+    )
+    if not updated:
+        raise GameError(_("There is no empty seat."))
+    _changed(table)
+
+
+@transaction.atomic
+def table_start(*, table_id: int, by: User) -> None:
+    """The host starts the game once every seat has a player or a bot."""
+    table = locked_table(table_id)
+    _check_host(table, by)
+    _check_waiting(table)
+    if any(s.is_free for s in table.seats.all()):
+        raise GameError(_("Every seat needs a player or a bot before the game starts."))
+    _start(table)
+
+
+def _start(table: Table) -> None:
+    match = Match(table.rules, dealer=secrets.randbelow(table.players))
+    Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    schedule(table, match)
+    _changed(table)
+
+
+@transaction.atomic
+def table_cancel(*, table_id: int, by: User) -> None:
+    """The host closes a table nobody has started playing."""
+    table = locked_table(table_id)
+    _check_host(table, by)
+    _check_waiting(table)
+    table.status = Table.Status.CANCELLED
+    table.finished_at = timezone.now()
+    _changed(table)
+
+
+@transaction.atomic
+def table_invite(*, table_id: int, by: User, username: str) -> Invitation:
+    """Invite a registered player by username; they are told at once."""
+    table = locked_table(table_id)
+    if not table.seats.filter(user=by).exists():
+        raise GameError(_("Only players at the table can invite."))
+    _check_waiting(table)
+    if table.mode != Table.Mode.FRIENDS:
+        raise GameError(_("Only tables with friends take invitations."))
+    invitee = User.objects.filter(username__iexact=username.strip(), is_guest=False).first()
+    if invitee is None:
+        raise GameError(_("No player is called “%(name)s”.") % {"name": username.strip()})
+    if invitee.pk == by.pk:
+        raise GameError(_("You are already at this table."))
+    if table.seats.filter(user=invitee).exists():
+        raise GameError(_("%(name)s is already at this table.") % {"name": invitee.display_name})
+    try:
+        with transaction.atomic():
+            invitation = Invitation.objects.create(table=table, from_user=by, to_user=invitee)
+    except IntegrityError:
+        raise GameError(
+            _("%(name)s has already been invited.") % {"name": invitee.display_name}
+        ) from None
+    live.user_invited(user_id=invitee.pk)
+    _changed(table)
+    return invitation
+
+
+@transaction.atomic
+def invitation_decline(*, invitation_id: int, user: User) -> None:
+    """The invitee says no; the host sees it."""
+    invitation = (
+        Invitation.objects.select_for_update().filter(pk=invitation_id, to_user=user).first()
+    )
+    if invitation is None:
+        raise GameError(_("This invitation is not for you."))
+    if invitation.status == Invitation.Status.PENDING:
+        invitation.status = Invitation.Status.DECLINED
+        invitation.save()
+        table = locked_table(invitation.table_id)
+        _changed(table)

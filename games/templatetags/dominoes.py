@@ -1,0 +1,79 @@
+"""Drawing tiles: one inline SVG per tile, crisp at any size."""
+
+from __future__ import annotations
+
+import json
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from games.engine import Placed, Tile
+
+register = template.Library()
+
+# Pip centres in a 100×100 half whose long side runs vertically (a standing tile).
+_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    0: (),
+    1: ((50, 50),),
+    2: ((28, 28), (72, 72)),
+    3: ((28, 28), (50, 50), (72, 72)),
+    4: ((28, 28), (72, 28), (28, 72), (72, 72)),
+    5: ((28, 28), (72, 28), (50, 50), (28, 72), (72, 72)),
+    6: ((28, 24), (72, 24), (28, 50), (72, 50), (28, 76), (72, 76)),
+}
+
+
+def _half(number: int, dx: int, dy: int, across: bool) -> str:
+    dots = []
+    for x, y in _PIPS[number]:
+        px, py = (y, x) if across else (x, y)
+        dots.append(f'<circle cx="{px + dx}" cy="{py + dy}" r="9"/>')
+    return "".join(dots)
+
+
+def tile_svg(first: int, second: int, *, upright: bool, css: str = "") -> SafeString:
+    """A tile with ``first`` on the left (or top, when ``upright``)."""
+    if upright:
+        box, bar = "0 0 100 200", '<line x1="14" y1="100" x2="86" y2="100"/>'
+        pips = _half(first, 0, 0, False) + _half(second, 0, 100, False)
+    else:
+        box, bar = "0 0 200 100", '<line x1="100" y1="14" x2="100" y2="86"/>'
+        pips = _half(first, 0, 0, True) + _half(second, 100, 0, True)
+    kind = "upright" if upright else "flat"
+    label = f"{first}|{second}"
+    return mark_safe(
+        f'<svg class="tile {kind} {css}" viewBox="{box}" role="img" aria-label="{label}">'
+        f'<rect class="face" x="3" y="3" width="{194 if not upright else 94}" '
+        f'height="{94 if not upright else 194}" rx="14"/>'
+        f'<g class="bar">{bar}</g><g class="pips">{pips}</g></svg>'
+    )
+
+
+@register.simple_tag
+def placed_tile(placed: Placed) -> SafeString:
+    """A tile of the line: lying along it, or crosswise for a double."""
+    return tile_svg(placed.left, placed.right, upright=placed.is_double, css="on-line")
+
+
+@register.simple_tag
+def hand_tile(tile: Tile, css: str = "") -> SafeString:
+    """A tile standing in a hand (high half on top)."""
+    return tile_svg(tile.high, tile.low, upright=True, css=css)
+
+
+@register.simple_tag
+def small_tile(tile: Tile) -> SafeString:
+    """A small flat tile for logs and results."""
+    return tile_svg(tile.high, tile.low, upright=False, css="small")
+
+
+@register.filter
+def pips(tile: Tile) -> str:
+    return format_html("{}", str(tile))
+
+
+@register.simple_tag
+def ws_vals(**values: object) -> str:
+    """The JSON a ws-send button sends (autoescaped into its hx-vals attribute)."""
+    return json.dumps(values)

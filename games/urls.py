@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("play/", views.quick_play, name="quick_play"),
+    path("new/", views.table_new, name="table_new"),
+    path("t/<str:code>/", views.table_page, name="table"),
+    path("invitations/", views.invitations, name="invitations"),
+    path("invitations/<int:pk>/accept/", views.invitation_accept, name="invitation_accept"),
+    path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
+    path("rules/", views.rules_index, name="rules_index"),
+    path("rules/<str:preset>/", views.rules_page, name="rules"),
+    path("healthz", views.healthz, name="healthz"),
+]

@@ -1,0 +1,145 @@
+"""Pages.  Views stay thin: they call services and selectors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import services
+from games.engine import PRESETS
+from games.errors import GameError
+from games.forms import TableForm
+from games.models import BotLevel, Invitation, Table
+from games.presets import PRESET_INFO
+from games.selectors import games_in_progress, invitations_for, table_view
+
+QUICK_PLAY = replace(PRESETS["domino"], players=2, hand_size=7, target=100)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "games/home.html",
+        {
+            "presets": PRESET_INFO.values(),
+            "invitations": invitations_for(user=request.user)[:10],
+            "in_progress": games_in_progress(user=request.user)[:10],
+            "levels": BotLevel.choices,
+        },
+    )
+
+
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """One click from the home page to a game against the computer."""
+    level = request.POST.get("level", "medium")
+    if level not in BotLevel.values:
+        level = "medium"
+    table = services.table_create(
+        host=request.user, mode=Table.Mode.COMPUTER, rules=QUICK_PLAY, bot_level=level
+    )
+    return redirect("table", code=table.code)
+
+
+def table_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = TableForm(request.POST)
+        if form.is_valid():
+            try:
+                table = services.table_create(
+                    host=request.user,
+                    mode=form.cleaned_data["mode"],
+                    rules=form.cleaned_data["rules"],
+                    bot_level=form.cleaned_data["bot_level"],
+                )
+            except GameError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("table", code=table.code)
+    else:
+        initial = {"mode": request.GET.get("mode", Table.Mode.COMPUTER)}
+        if request.htmx:  # a choice changed: offer what the new preset allows
+            form = TableForm(initial={**initial, **request.GET.dict()})
+            return render(request, "games/_table_form.html", {"form": form})
+        preset = request.GET.get("preset")
+        if preset in PRESETS:
+            initial["preset"] = preset
+        form = TableForm(initial=initial)
+    return render(request, "games/table_new.html", {"form": form})
+
+
+def table_page(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, code=code)
+    tv = table_view(table=table, user=request.user)
+    share_url = request.build_absolute_uri(reverse("table", args=[table.code]))
+    return render(request, "games/table.html", {"tv": tv, "share_url": share_url})
+
+
+def invitations(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "games/invitations.html", {"invitations": invitations_for(user=request.user)}
+    )
+
+
+@require_POST
+def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    invitation = get_object_or_404(Invitation, pk=pk, to_user=request.user)
+    try:
+        seat = services.table_join(table_id=invitation.table_id, user=request.user)
+    except GameError as error:
+        messages.error(request, error.message)
+        return redirect("invitations")
+    if seat is None:
+        messages.info(request, _("The table is full: you are watching."))
+    url = reverse("table", args=[invitation.table.code])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@require_POST
+def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.invitation_decline(invitation_id=pk, user=request.user)
+    except GameError as error:
+        messages.error(request, error.message)
+    return HttpResponseRedirect(reverse("invitations"))
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules_index.html", {"presets": PRESET_INFO.values()})
+
+
+def rules_page(request: HttpRequest, preset: str) -> HttpResponse:
+    if preset not in PRESET_INFO:
+        raise Http404
+    language = (get_language() or "it")[:2]
+    try:
+        page = select_template(
+            [f"games/rules/{language}/{preset}.html", f"games/rules/it/{preset}.html"]
+        )
+    except TemplateDoesNotExist:
+        raise Http404 from None
+    return HttpResponse(
+        page.render(
+            {
+                "info": PRESET_INFO[preset],
+                "rules": PRESETS[preset],
+                "presets": PRESET_INFO.values(),
+            },
+            request,
+        )
+    )
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    Table.objects.exists()  # the database answers
+    return HttpResponse("ok", content_type="text/plain")

@@ -1,0 +1,120 @@
+"""Accounts: guests play at once, sign up, claim, log in whatever the case, profiles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import IntegrityError
+from django.test import Client
+from django.urls import reverse
+
+from accounts.levels import level_for
+from accounts.models import User
+from games import services
+from games.models import Table
+from tests.fixtures import DUELLO
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def english(client: Client) -> Client:
+    client.cookies["django_language"] = "en"
+    return client
+
+
+def test_a_first_visit_gets_a_guest_identity_that_stays(english: Client) -> None:
+    english.get("/")
+    guest = User.objects.get()
+    assert guest.is_guest and not guest.has_usable_password()
+    page = english.get("/").content.decode()
+    assert f"Guest {guest.guest_tag}" in page and User.objects.count() == 1
+
+
+def test_static_files_and_health_checks_make_no_guests(client: Client) -> None:
+    client.get("/healthz")
+    client.get("/static/css/site.css")
+    assert not User.objects.exists()
+
+
+def test_sign_up_log_out_and_log_in_with_any_letter_case(english: Client) -> None:
+    english.get("/")
+    response = english.post(
+        reverse("accounts:signup"),
+        {"username": "Marco", "password1": "tavolo-verde-42", "password2": "tavolo-verde-42"},
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="Marco", is_guest=False).exists()
+    english.post(reverse("accounts:logout"))
+    fresh = Client()
+    response = fresh.post(
+        reverse("accounts:login"), {"username": "MARCO", "password": "tavolo-verde-42"}
+    )
+    assert response.status_code == 302
+    assert fresh.get(reverse("accounts:me")).context["player"].username == "Marco"
+
+
+def test_usernames_are_unique_whatever_the_case(
+    english: Client, make_user: Callable[..., User]
+) -> None:
+    make_user("Marco")
+    response = english.post(
+        reverse("accounts:signup"),
+        {"username": "marco", "password1": "tavolo-verde-42", "password2": "tavolo-verde-42"},
+    )
+    assert response.status_code == 200 and "taken" in response.content.decode()
+    with pytest.raises(IntegrityError):
+        User.objects.create(username="MARCO")
+
+
+def test_guest_names_are_reserved(english: Client) -> None:
+    response = english.post(
+        reverse("accounts:signup"),
+        {"username": "guest-123", "password1": "tavolo-verde-42", "password2": "tavolo-verde-42"},
+    )
+    assert "reserved" in response.content.decode()
+
+
+def test_a_guest_claims_the_account_and_keeps_their_games(english: Client) -> None:
+    english.get("/")
+    guest = User.objects.get()
+    table = services.table_create(host=guest, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    response = english.post(
+        reverse("accounts:claim"),
+        {"username": "Giulia", "password1": "tavolo-verde-42", "password2": "tavolo-verde-42"},
+    )
+    assert response.status_code == 302
+    claimed = User.objects.get()
+    assert claimed.pk == guest.pk and claimed.username == "Giulia" and not claimed.is_guest
+    assert table.seats.get(number=0).user_id == claimed.pk
+    assert english.get("/").context["user"].username == "Giulia"  # still logged in
+    english.post(reverse("accounts:logout"))
+    assert Client().login(username="giulia", password="tavolo-verde-42")
+
+
+def test_a_claim_with_mismatched_passwords_is_refused(english: Client) -> None:
+    english.get("/")
+    response = english.post(
+        reverse("accounts:claim"),
+        {"username": "Giulia", "password1": "tavolo-verde-42", "password2": "other-pass-99"},
+    )
+    assert "differ" in response.content.decode()
+    assert User.objects.get().is_guest
+
+
+def test_levels_need_100_more_xp_each() -> None:
+    assert [level_for(xp).number for xp in (0, 99, 100, 299, 300, 600)] == [1, 1, 2, 2, 3, 4]
+    assert level_for(150).progress_percent == 25
+
+
+def test_the_profile_shows_games_played_and_won_per_mode_and_preset(
+    english: Client, anna: User, bruno: User
+) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    services.table_join(table_id=table.pk, user=bruno)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED, winners="1")
+    page = english.get(reverse("accounts:profile", args=["BRUNO"]))
+    record = page.context["record"]
+    assert [(r.mode, r.preset, r.played, r.won) for r in record] == [("friends", "duello", 1, 1)]
+    assert "Level 1" in page.content.decode()

@@ -1,0 +1,150 @@
+"""Real browsers: a guest plays a hand against the computer; two players meet
+through an invitation by username; a third watches through the share link."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.browser
+
+MY_MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
+
+
+def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
+    context = browser.new_context(viewport=viewport, device_scale_factor=1)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def table_version(page: Any) -> int:
+    return int(page.locator("#table-head").get_attribute("data-version"))
+
+
+def play_if_my_turn(page: Any) -> bool:
+    """Click a legal move if the page offers one; True when it did."""
+    moves = page.locator(MY_MOVES)
+    if moves.count() == 0:
+        return False
+    before = table_version(page)
+    moves.first.click()
+    page.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version > v",
+        arg=before,
+        timeout=10_000,
+    )
+    return True
+
+
+def play_until_the_hand_ends(pages: list[Any], limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if all(p.locator("#status .hand-result").count() for p in pages):
+            return
+        if not any(play_if_my_turn(p) for p in pages):
+            time.sleep(0.2)  # a bot (or the other player) is thinking
+    raise AssertionError("the hand did not end in time")
+
+
+def test_a_guest_plays_a_full_hand_against_the_computer(
+    browser: Any, live_server_url: str, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = new_page(browser, viewport, errors)
+        page.goto(live_server_url)
+        assert page.locator("html").get_attribute("lang") == "it"
+        page.select_option("select[name=level]", "easy")
+        page.click("#quick-play")
+        page.wait_for_selector("#board .line")
+        assert re.search(r"/t/[\w-]+/$", page.url)
+        page.wait_for_selector(f"{MY_MOVES}, #seats .seat.turn")
+        for _ in range(3):  # a few moves in, the board has something to show
+            if not play_if_my_turn(page):
+                page.wait_for_timeout(1200)
+        page.screenshot(path=artifacts / f"game-{name}.png", full_page=True)
+        assert page.locator("#hand .my-tile").count() >= 1
+        play_until_the_hand_ends([page])
+        result = page.locator("#status .hand-result")
+        assert result.locator(".revealed li").count() == 2  # every hand shown
+        page.screenshot(path=artifacts / f"result-{name}.png", full_page=True)
+        # reloading loses nothing: the same result, the same version
+        version = table_version(page)
+        page.reload()
+        page.wait_for_selector("#status .hand-result")
+        assert table_version(page) >= version
+        page.context.close()
+    assert errors == []
+
+
+def sign_up(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", "tavolo-verde-42")
+    page.fill("input[name=password2]", "tavolo-verde-42")
+    page.click("main form button")
+    page.wait_for_url(f"{base}/")
+
+
+def test_two_players_meet_by_invitation_and_a_third_watches_by_link(
+    browser: Any, live_server_url: str, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    base = live_server_url
+    anna = new_page(browser, DESKTOP, errors)
+    bruno = new_page(browser, PHONE, errors)
+    sign_up(anna, base, "anna_b")
+    sign_up(bruno, base, "bruno_b")
+
+    anna.goto(f"{base}/new/?mode=friends&preset=duello")
+    anna.check("input[name=mode][value=friends]")
+    anna.select_option("select[name=preset]", "duello")
+    anna.click("#table-form button[type=submit]")
+    anna.wait_for_selector("#lobby .invite")
+    share_url = anna.locator("#share-link").input_value()
+
+    bruno.goto(f"{base}/")  # bruno is on the home page when the invitation comes
+    anna.fill("#invite-username", "BRUNO_B")
+    anna.click("#lobby .invite button")
+    toast = bruno.locator("#invite-toast .toast")
+    toast.wait_for(timeout=10_000)
+    assert "anna_b" in toast.inner_text()
+    toast.locator("button").click()  # join
+    bruno.wait_for_selector("#lobby")
+    anna.wait_for_selector("#lobby .lobby-seat[data-seat='1']:not(.free)")
+    anna.click("#start-game")
+    for page in (anna, bruno):
+        page.wait_for_selector("#board .line")
+
+    watcher = new_page(browser, PHONE, errors)
+    watcher.goto(share_url)
+    watcher.wait_for_selector("#board .line")
+    assert watcher.locator("#hand .my-tile").count() == 0  # no tiles for a spectator
+    assert watcher.locator("#hand").inner_text().strip() != ""
+
+    for _ in range(4):
+        play_if_my_turn(anna) or play_if_my_turn(bruno)
+    anna.screenshot(path=artifacts / "friends-desktop.png", full_page=True)
+    bruno.screenshot(path=artifacts / "friends-phone.png", full_page=True)
+    version = table_version(anna)
+    watcher.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version >= v", arg=version
+    )
+    line_tiles = anna.locator("#board .placed").count()
+    assert watcher.locator("#board .placed").count() == line_tiles
+    watcher.screenshot(path=artifacts / "watcher-phone.png", full_page=True)
+
+    play_until_the_hand_ends([anna, bruno])
+    watcher.wait_for_selector("#status .hand-result")
+    assert watcher.locator("#status .revealed li").count() == 2
+    for page in (anna, bruno, watcher):
+        page.context.close()
+    assert errors == []

@@ -1,0 +1,84 @@
+"""Shared fixtures for the site tests: players, tables, a seated person's move."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+import pytest
+from django.utils import translation
+
+from accounts.models import User
+from games import services
+from games.engine import PRESETS, Rules
+from games.models import Table
+from games.records import load_match
+
+
+@pytest.fixture(autouse=True)
+def no_background_clock(settings: pytest.FixtureRequest) -> None:
+    """Tests drive the game clock themselves (services.run_due)."""
+    settings.GAME_CLOCK_ENABLED = False  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def english_messages() -> Iterator[None]:
+    """Messages are asserted in English; Italian (the default) has its own tests."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., User]:
+    def make(username: str = "anna", *, guest: bool = False) -> User:
+        user = User(username=username, is_guest=guest, guest_tag=1234 if guest else None)
+        user.set_password("correct horse battery")
+        user.save()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def anna(make_user: Callable[..., User]) -> User:
+    return make_user("anna")
+
+
+@pytest.fixture
+def bruno(make_user: Callable[..., User]) -> User:
+    return make_user("bruno")
+
+
+DUELLO: Rules = PRESETS["duello"]
+PAIRS: Rules = replace(PRESETS["domino"], players=4, hand_size=7)
+
+
+@pytest.fixture
+def friends_table(anna: User, bruno: User) -> Table:
+    """A 2-player duello between anna (seat 0) and bruno (seat 1), started."""
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    services.table_join(table_id=table.pk, user=bruno)
+    services.table_start(table_id=table.pk, by=anna)
+    table.refresh_from_db()
+    return table
+
+
+def seat_user(table: Table, seat: int) -> User:
+    user = table.seats.get(number=seat).user
+    assert user is not None
+    return user
+
+
+def play_a_legal_move(table: Table, rng: random.Random | None = None) -> str:
+    """The seated person whose turn it is plays a (random) legal move."""
+    table.refresh_from_db()
+    match = load_match(table)
+    move = (rng or random.Random(0)).choice(match.round.legal_moves())
+    services.move_submit(
+        table_id=table.pk,
+        user=seat_user(table, match.round.turn),
+        move=str(move),
+        version=table.version,
+    )
+    return str(move)

@@ -1,0 +1,192 @@
+"""Websockets: two people play a whole game through them, and nobody sees a hidden tile."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from domino_site.asgi import application
+from games import services
+from games.engine import PRESETS, Tile
+from games.models import Move, Table
+from games.records import load_match
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+TILE_TEXT = re.compile(r"\b([0-6])\|([0-6])")
+BUTTON_VALS = re.compile(r"hx-vals='([^']*)'")
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def session_cookie(user: User) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(path: str, user: User | None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    cookie = b"django_language=en"  # assertions below read English
+    if user is not None:
+        cookie += b"; " + await sync_to_async(session_cookie)(user)
+    headers.append((b"cookie", cookie))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def frame_at_least(comm: WebsocketCommunicator, version: int) -> str:
+    """Read frames until one shows ``version`` or later; return the newest."""
+    while True:
+        text = await comm.receive_from(timeout=5)
+        found = VERSION.search(text)
+        if found and int(found.group(1)) >= version:
+            return text
+
+
+def commands(frame: str) -> list[dict[str, Any]]:
+    """The commands the frame's buttons would send."""
+    return [json.loads(html.unescape(v)) for v in BUTTON_VALS.findall(frame)]
+
+
+def tiles_in(frame: str) -> set[Tile]:
+    return {Tile(int(a), int(b)) for a, b in TILE_TEXT.findall(frame)}
+
+
+@sync_to_async
+def hidden_from(table_id: int, seat: int | None) -> set[Tile]:
+    """Tiles the seat must not see right now: other hands and the boneyard."""
+    r = load_match(Table.objects.get(pk=table_id)).round
+    if r.over:
+        return set()
+    return {t for s, h in enumerate(r.hands) if s != seat for t in h} | set(r.boneyard)
+
+
+@sync_to_async
+def current_version(table_id: int) -> int:
+    return Table.objects.get(pk=table_id).version
+
+
+@sync_to_async
+def new_friends_table(rules: Any) -> tuple[Table, User, User, User]:
+    anna = User.objects.create_user("anna", password="pw-anna-123")
+    bruno = User.objects.create_user("bruno", password="pw-bruno-123")
+    carla = User.objects.create_user("carla", password="pw-carla-123")
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=rules)
+    return table, anna, bruno, carla
+
+
+async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_leaks() -> None:
+    rules = replace(PRESETS["duello"], target=50)
+    table, anna, bruno, carla = await new_friends_table(rules)
+    path = f"/ws/table/{table.code}/"
+    players = {0: await connect(path, anna), 1: await connect(path, bruno)}
+    watcher = await connect(path, carla)
+    frames = {seat: await frame_at_least(c, 0) for seat, c in players.items()}
+    await frame_at_least(watcher, 0)
+
+    # bruno takes the free seat through the share link, anna starts: all by websocket
+    await players[1].send_json_to({"action": "join", "version": 0})
+    await players[0].send_json_to({"action": "start", "version": 1})
+    rng = random.Random(7)
+    sent = 0
+    while True:
+        version = await current_version(table.pk)
+        for seat, comm in players.items():
+            frames[seat] = await frame_at_least(comm, version)
+            assert not tiles_in(frames[seat]) & await hidden_from(table.pk, seat)
+        watched = await frame_at_least(watcher, version)
+        assert not tiles_in(watched) & await hidden_from(table.pk, None)
+        if "match-result" in frames[0]:
+            break
+        options = {
+            seat: [c for c in commands(f) if c["action"] in ("move", "next")]
+            for seat, f in frames.items()
+        }
+        seat = next(s for s, cmds in options.items() if cmds)
+        assert not options[1 - seat] or options[seat][0]["action"] == "next"
+        await players[seat].send_json_to(rng.choice(options[seat]))
+        sent += 1
+        assert sent < 2000
+    for comm in (*players.values(), watcher):
+        await comm.disconnect()
+
+    finished = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert finished.status == Table.Status.FINISHED
+    match = await sync_to_async(load_match)(finished)
+    assert max(match.scores) >= 50 and finished.winner_seats == match.winners
+    assert await sync_to_async(Move.objects.filter(hand__table=finished).count)() > 0
+
+
+async def test_a_refused_command_gets_a_message_and_changes_nothing() -> None:
+    table, anna, bruno, _carla = await new_friends_table(PRESETS["duello"])
+    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno)
+    await sync_to_async(services.table_start)(table_id=table.pk, by=anna)
+    comm = await connect(f"/ws/table/{table.code}/", anna)
+    await frame_at_least(comm, 0)
+    version = await current_version(table.pk)
+    await comm.send_to(text_data="not json")
+    assert "could not be read" in await comm.receive_from(timeout=5)
+    await comm.send_json_to({"action": "teleport", "version": version})
+    assert "Unknown command" in await comm.receive_from(timeout=5)
+    await comm.send_json_to({"action": "move", "move": "9|9L", "version": version})
+    reply = await comm.receive_from(timeout=5)
+    assert "not your turn" in reply or "not a move" in reply
+    assert await current_version(table.pk) == version
+    await comm.disconnect()
+
+
+async def test_a_visitor_without_a_session_can_watch_but_not_act() -> None:
+    table, *_people = await new_friends_table(PRESETS["duello"])
+    comm = await connect(f"/ws/table/{table.code}/", None)
+    frame = await frame_at_least(comm, 0)
+    assert "Waiting for players" in frame
+    await comm.send_json_to({"action": "join", "version": 0})
+    assert "Reload the page" in await comm.receive_from(timeout=5)
+    await comm.disconnect()
+
+
+async def test_an_unknown_table_closes_the_socket() -> None:
+    communicator = WebsocketCommunicator(
+        application, "/ws/table/nope/", headers=[(b"origin", b"http://localhost")]
+    )  # no such table: refused before any frame
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_the_invitee_is_told_in_real_time_on_any_open_page() -> None:
+    table, anna, bruno, _carla = await new_friends_table(PRESETS["duello"])
+    notify = await connect("/ws/notify/", bruno)
+    table_socket = await connect(f"/ws/table/{table.code}/", anna)
+    await frame_at_least(table_socket, 0)
+    await table_socket.send_json_to({"action": "invite", "username": "Bruno", "version": 0})
+    toast = await notify.receive_from(timeout=5)
+    assert "anna invites you to a table." in toast and 'id="invite-badge"' in toast
+    assert "Invitation sent to bruno" in await table_socket.receive_from(timeout=5)
+    await notify.disconnect()
+    await table_socket.disconnect()
+
+
+async def test_frames_speak_the_players_chosen_language() -> None:
+    table, anna, _bruno, _carla = await new_friends_table(PRESETS["duello"])
+    cookie = await sync_to_async(session_cookie)(anna)
+    headers = [
+        (b"origin", b"http://localhost"),
+        (b"cookie", cookie + b"; django_language=it"),
+    ]
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.code}/", headers=headers)
+    assert (await comm.connect())[0]
+    frame = await frame_at_least(comm, 0)
+    assert "In attesa dei giocatori" in frame
+    await comm.disconnect()

@@ -1,0 +1,263 @@
+"""Services: tables, seats, invitations, moves, the clock — what a player would notice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+from games.errors import GameError
+from games.models import Hand, Invitation, Move, Table
+from games.records import load_match
+from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user
+
+pytestmark = pytest.mark.django_db
+
+
+def later(seconds: float = 60) -> timezone.datetime:
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+def test_vs_computer_starts_at_once_with_bots_in_the_other_seats(anna: User) -> None:
+    table = services.table_create(
+        host=anna, mode=Table.Mode.COMPUTER, rules=PAIRS, bot_level="hard"
+    )
+    seats = list(table.seats.all())
+    assert [s.user_id for s in seats] == [anna.pk, None, None, None]
+    assert [s.bot_level for s in seats] == ["", "hard", "hard", "hard"]
+    assert table.status == Table.Status.PLAYING and table.hands.count() == 1
+    match = load_match(table)
+    assert len(match.round.hands[0]) == 7
+
+
+def test_friends_table_waits_then_the_share_link_seats_anyone_then_others_watch(
+    anna: User, bruno: User, make_user: Callable[..., User]
+) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    assert table.status == Table.Status.WAITING
+    guest = make_user("guest-1", guest=True)
+    seat = services.table_join(table_id=table.pk, user=guest)
+    assert seat is not None and seat.number == 1
+    assert services.table_join(table_id=table.pk, user=guest) == seat  # again: same seat
+    assert services.table_join(table_id=table.pk, user=bruno) is None  # full: watch
+    table.refresh_from_db()
+    assert table.version == 1  # only the real change bumped it
+
+
+def test_only_the_host_starts_and_only_with_every_seat_taken(anna: User, bruno: User) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS)
+    services.table_join(table_id=table.pk, user=bruno)
+    with pytest.raises(GameError, match="Only the host"):
+        services.table_start(table_id=table.pk, by=bruno)
+    with pytest.raises(GameError, match="Every seat needs"):
+        services.table_start(table_id=table.pk, by=anna)
+    services.table_fill_with_bots(table_id=table.pk, by=anna, level="easy")
+    services.table_start(table_id=table.pk, by=anna)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert [s.bot_level for s in table.seats.all()] == ["", "", "easy", "easy"]
+    with pytest.raises(GameError, match="already started"):
+        services.table_join(table_id=table.pk, user=User.objects.create(username="late"))
+
+
+def test_the_host_chooses_partners_by_swapping_seats(anna: User, bruno: User) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS)
+    services.table_join(table_id=table.pk, user=bruno)  # seat 1: bruno is anna's opponent
+    services.table_swap_seats(table_id=table.pk, by=anna, a=1, b=2)
+    users = [s.user_id for s in table.seats.all()]
+    assert users == [anna.pk, None, bruno.pk, None]  # now seats 0+2: partners
+    with pytest.raises(GameError, match="Only the host"):
+        services.table_swap_seats(table_id=table.pk, by=bruno, a=0, b=1)
+
+
+def test_the_host_adds_and_removes_a_bot_on_a_seat(anna: User) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="hard")
+    assert table.seats.get(number=1).bot_level == "hard"
+    services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="")
+    assert table.seats.get(number=1).is_free
+    with pytest.raises(GameError, match="taken"):
+        services.table_set_bot(table_id=table.pk, by=anna, seat_number=0, level="easy")
+    with pytest.raises(GameError, match="Unknown computer level"):
+        services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="godlike")
+
+
+def test_invite_by_username_whatever_the_case_and_the_invitee_is_told(
+    anna: User, bruno: User, django_capture_on_commit_callbacks: Callable[..., object]
+) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    with django_capture_on_commit_callbacks() as callbacks:  # type: ignore[attr-defined]
+        invitation = services.table_invite(table_id=table.pk, by=anna, username="  BRUNO ")
+    assert invitation.to_user == bruno and invitation.status == Invitation.Status.PENDING
+    assert len(callbacks) == 2  # the invitee's pages, and the table's viewers
+    with pytest.raises(GameError, match="already been invited"):
+        services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    with pytest.raises(GameError, match="No player is called “nobody”"):
+        services.table_invite(table_id=table.pk, by=anna, username="nobody")
+    services.table_join(table_id=table.pk, user=bruno)
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.ACCEPTED
+
+
+def test_guests_cannot_be_invited_by_their_generated_name(
+    anna: User, make_user: Callable[..., User]
+) -> None:
+    guest = make_user("guest-abc", guest=True)
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    with pytest.raises(GameError, match="No player"):
+        services.table_invite(table_id=table.pk, by=anna, username=guest.username)
+
+
+def test_a_declined_invitation_is_no_longer_pending(anna: User, bruno: User) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    invitation = services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    services.invitation_decline(invitation_id=invitation.pk, user=bruno)
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.DECLINED
+    with pytest.raises(GameError, match="not for you"):
+        services.invitation_decline(invitation_id=invitation.pk, user=anna)
+
+
+def test_a_move_is_stored_with_the_version_bumped(friends_table: Table) -> None:
+    version = friends_table.version
+    move = play_a_legal_move(friends_table)
+    friends_table.refresh_from_db()
+    assert friends_table.version == version + 1
+    stored = Move.objects.get(hand__table=friends_table)
+    assert stored.text == move and stored.ply == 0 and not stored.by_bot
+    assert [str(m) for m in load_match(friends_table).round.moves] == [move]
+
+
+def test_a_stale_or_repeated_command_is_refused_and_changes_nothing(friends_table: Table) -> None:
+    match = load_match(friends_table)
+    turn = match.round.turn
+    move = str(match.round.legal_moves()[0])
+    services.move_submit(
+        table_id=friends_table.pk,
+        user=seat_user(friends_table, turn),
+        move=move,
+        version=friends_table.version,
+    )
+    with pytest.raises(GameError) as refused:  # the same click again, with the old version
+        services.move_submit(
+            table_id=friends_table.pk,
+            user=seat_user(friends_table, turn),
+            move=move,
+            version=friends_table.version,
+        )
+    assert refused.value.stale
+    assert Move.objects.filter(hand__table=friends_table).count() == 1
+
+
+def test_moves_out_of_turn_illegal_or_by_watchers_are_refused_with_a_message(
+    friends_table: Table, make_user: Callable[..., User]
+) -> None:
+    match = load_match(friends_table)
+    turn = match.round.turn
+    other = seat_user(friends_table, 1 - turn)
+    v = friends_table.version
+    with pytest.raises(GameError, match="not your turn"):
+        services.move_submit(table_id=friends_table.pk, user=other, move="draw", version=v)
+    player = seat_user(friends_table, turn)
+    with pytest.raises(GameError, match="not a move"):
+        services.move_submit(table_id=friends_table.pk, user=player, move="jump", version=v)
+    foreign = next(t for t in match.round.hands[1 - turn])
+    with pytest.raises(GameError, match="don't hold"):
+        services.move_submit(table_id=friends_table.pk, user=player, move=f"{foreign}L", version=v)
+    with pytest.raises(GameError, match="watching"):
+        services.move_submit(
+            table_id=friends_table.pk, user=make_user("carla"), move="pass", version=v
+        )
+    friends_table.refresh_from_db()
+    assert friends_table.version == v and not Move.objects.exists()
+
+
+def test_bots_move_when_their_deadline_comes_not_before(anna: User) -> None:
+    rules = PAIRS
+    table = services.table_create(
+        host=anna, mode=Table.Mode.COMPUTER, rules=rules, bot_level="easy"
+    )
+    table.refresh_from_db()
+    match = load_match(table)
+    if match.round.turn == 0:  # anna opens: play so the bots are next
+        play_a_legal_move(table)
+        table.refresh_from_db()
+    assert table.next_action_at is not None
+    assert services.run_due(now=timezone.now() - timedelta(seconds=5)) == 0
+    moved = 0
+    while load_match(table).round.turn != 0 and not load_match(table).round.over:
+        moved += services.run_due(now=later())
+        table.refresh_from_db()
+    assert moved >= 1
+    assert Move.objects.filter(by_bot=True).count() == moved
+    if not load_match(table).round.over:
+        assert table.next_action_at is None  # waiting on anna: no deadline
+
+
+def test_the_next_hand_is_dealt_on_request_or_by_the_clock(friends_table: Table) -> None:
+    rng = random.Random(4)
+    while not load_match(friends_table).round.over:
+        play_a_legal_move(friends_table, rng)
+    friends_table.refresh_from_db()
+    assert friends_table.next_action_at is not None  # the clock will deal it
+    hand = Hand.objects.get(table=friends_table, number=0)
+    assert hand.reason in ("domino", "blocked")
+    if load_match(friends_table).over:
+        return
+    with pytest.raises(GameError, match="watching"):
+        services.hand_next(
+            table_id=friends_table.pk, user=User.objects.create(username="w"), version=None
+        )
+    assert services.run_due(now=later()) == 1
+    assert friends_table.hands.count() == 2
+    match = load_match(friends_table)
+    previous = match.rounds[0].result
+    assert previous is not None
+    if previous.winners:  # duello: the previous winner opens with any tile
+        assert match.round.turn == previous.winners[0] and match.round.opening_tile is None
+
+
+def test_a_whole_game_ends_with_a_winner_recorded(anna: User) -> None:
+    table = services.table_create(
+        host=anna, mode=Table.Mode.COMPUTER, rules=PRESETS["blocco"], bot_level="easy"
+    )
+    rng = random.Random(2)
+    for _ in range(200):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            break
+        match = load_match(table)
+        if match.round.turn == 0:
+            play_a_legal_move(table, rng)
+        else:
+            services.run_due(now=later())
+    assert table.status == Table.Status.FINISHED and table.finished_at is not None
+    match = load_match(table)
+    assert table.winner_seats == match.winners
+    assert table.next_action_at is None
+
+
+def test_reloading_replays_exactly_the_same_game(friends_table: Table) -> None:
+    rng = random.Random(8)
+    for _ in range(6):
+        if load_match(friends_table).round.over:
+            break
+        play_a_legal_move(friends_table, rng)
+    before = load_match(friends_table).round.position()
+    fresh = Table.objects.get(pk=friends_table.pk)  # as after a restart
+    assert load_match(fresh).round.position() == before
+
+
+def test_the_host_cancels_a_table_nobody_started(anna: User, bruno: User) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    with pytest.raises(GameError, match="Only the host"):
+        services.table_cancel(table_id=table.pk, by=bruno)
+    services.table_cancel(table_id=table.pk, by=anna)
+    table.refresh_from_db()
+    assert table.status == Table.Status.CANCELLED
