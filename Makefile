@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test setup check lint pytest system-packages messages bench clean
+.PHONY: run test test-scaleout setup check pytest system-packages messages bench clean
 
 ## make run: set up, then serve the site with daphne on http://127.0.0.1:8000
 run: setup
@@ -56,6 +56,13 @@ check:
 
 pytest:
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+## make test-scaleout: the site's suite again on PostgreSQL and Redis (services must be up)
+SCALEOUT_DB    ?= postgres://postgres@127.0.0.1:5432/domino
+SCALEOUT_REDIS ?= redis://127.0.0.1:6379/3
+test-scaleout: setup
+	DATABASE_URL=$(SCALEOUT_DB) REDIS_URL=$(SCALEOUT_REDIS) \
+	  $(BIN)/python -m pytest tests/games tests/accounts -m "not browser" $(PYTEST_ARGS)
 
 ## make bench: the speed benchmarks (figures go in the README)
 bench: setup

@@ -83,9 +83,9 @@ class TableConsumer(_ViewerConsumer):
         try:
             note = await database_sync_to_async(self._dispatch)(data)
         except GameError as error:
-            await self.send_flash(error.message)
-            if error.stale:
+            if error.stale:  # the screen was out of date: show the latest, then say so
                 await self.send_view(force=True)
+            await self.send_flash(error.message, kind="info" if error.stale else "error")
             return
         if note:
             await self.send_flash(note, kind="info")

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from accounts.models import User
@@ -27,6 +28,13 @@ def english_messages() -> Iterator[None]:
     """Messages are asserted in English; Italian (the default) has its own tests."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture
+def english(client: Client) -> Client:
+    """A browser-like test client that chose English."""
+    client.cookies["django_language"] = "en"
+    return client
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from games.models import Move as StoredMove
 from games.records import load_match
 
 log = logging.getLogger(__name__)
+RETRY_AFTER = 30  # seconds before the clock tries a failing table again
 
 
 def _locked(table_id: int) -> Table:
@@ -180,5 +181,8 @@ def run_due(*, now: datetime | None = None, limit: int = 50) -> int:
         try:
             done += table_advance(table_id=table_id, now=now)
         except Exception:  # one broken table must not stop the clock for the others
-            log.exception("game clock: table %s failed", table_id)
+            log.exception("game clock: table %s failed; retrying in %ss", table_id, RETRY_AFTER)
+            Table.objects.filter(pk=table_id).update(
+                next_action_at=now + timedelta(seconds=RETRY_AFTER)
+            )
     return done

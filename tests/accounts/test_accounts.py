@@ -18,12 +18,6 @@ from tests.fixtures import DUELLO
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def english(client: Client) -> Client:
-    client.cookies["django_language"] = "en"
-    return client
-
-
 def test_a_first_visit_gets_a_guest_identity_that_stays(english: Client) -> None:
     english.get("/")
     guest = User.objects.get()
@@ -118,3 +112,26 @@ def test_the_profile_shows_games_played_and_won_per_mode_and_preset(
     record = page.context["record"]
     assert [(r.mode, r.preset, r.played, r.won) for r in record] == [("friends", "duello", 1, 1)]
     assert "Level 1" in page.content.decode()
+
+
+def test_pruning_removes_only_old_guests_who_never_played(
+    make_user: Callable[..., User], anna: User
+) -> None:
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    long_ago = timezone.now() - timedelta(days=40)
+    idle = make_user("guest-idle", guest=True)
+    player = make_user("guest-player", guest=True)
+    recent = make_user("guest-recent", guest=True)
+    User.objects.filter(pk__in=[idle.pk, player.pk, anna.pk]).update(last_login=long_ago)
+    User.objects.filter(pk=recent.pk).update(last_login=timezone.now())
+    services.table_create(host=player, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    call_command("prune_guests", "--days", "30")
+    assert set(User.objects.values_list("username", flat=True)) == {
+        "guest-player",
+        "guest-recent",
+        "anna",
+    }

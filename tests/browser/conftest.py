@@ -27,54 +27,72 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("site") / "browser.sqlite3"
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{db}",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "GAME_CLOCK_ENABLED": "1",
-        "DJANGO_DEBUG": "0",
-    }
-    env.pop("REDIS_URL", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-    port = _free_port()
-    log = (tmp_path_factory.getbasetemp() / "daphne.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "domino_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"{url}/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        server.kill()
+class LiveSite:
+    """daphne serving the site from a fresh SQLite file; ``restart()`` as after a crash."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "GAME_CLOCK_ENABLED": "1",
+            "DJANGO_DEBUG": "0",
+        }
+        self.env.pop("REDIS_URL", None)
+        self.log = (workdir / "daphne.log").open("a")
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+        )
+        self.server: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "domino_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"{self.url}/healthz", timeout=1)
+                return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
         pytest.fail("daphne did not start")
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.kill()  # no goodbye: as if the machine went down
+            self.server.wait(timeout=10)
+            self.server = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture(scope="session")
+def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSite]:
+    site = LiveSite(tmp_path_factory.mktemp("site"))
+    site.start()
+    yield site
+    site.stop()
 
 
 @pytest.fixture(scope="session")

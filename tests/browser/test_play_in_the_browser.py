@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, LiveSite
 
 pytestmark = pytest.mark.browser
 
@@ -55,12 +55,12 @@ def play_until_the_hand_ends(pages: list[Any], limit: float = 120) -> None:
 
 
 def test_a_guest_plays_a_full_hand_against_the_computer(
-    browser: Any, live_server_url: str, artifacts: Path
+    browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
     errors: list[str] = []
     for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
         page = new_page(browser, viewport, errors)
-        page.goto(live_server_url)
+        page.goto(live_site.url)
         assert page.locator("html").get_attribute("lang") == "it"
         page.select_option("select[name=level]", "easy")
         page.click("#quick-play")
@@ -72,6 +72,14 @@ def test_a_guest_plays_a_full_hand_against_the_computer(
                 page.wait_for_timeout(1200)
         page.screenshot(path=artifacts / f"game-{name}.png", full_page=True)
         assert page.locator("#hand .my-tile").count() >= 1
+        if name == "phone":  # the server dies mid-game and comes back: nothing is lost
+            line = page.locator("#board .placed").count()
+            live_site.restart()
+            page.reload()
+            page.wait_for_selector("#board .line")
+            # the open socket failing while the server was down is expected
+            errors[:] = [e for e in errors if "WebSocket" not in e and "object Event" not in e]
+            assert page.locator("#board .placed").count() >= line
         play_until_the_hand_ends([page])
         result = page.locator("#status .hand-result")
         assert result.locator(".revealed li").count() == 2  # every hand shown
@@ -95,10 +103,10 @@ def sign_up(page: Any, base: str, username: str) -> None:
 
 
 def test_two_players_meet_by_invitation_and_a_third_watches_by_link(
-    browser: Any, live_server_url: str, artifacts: Path
+    browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
     errors: list[str] = []
-    base = live_server_url
+    base = live_site.url
     anna = new_page(browser, DESKTOP, errors)
     bruno = new_page(browser, PHONE, errors)
     sign_up(anna, base, "anna_b")
@@ -147,4 +155,89 @@ def test_two_players_meet_by_invitation_and_a_third_watches_by_link(
     assert watcher.locator("#status .revealed li").count() == 2
     for page in (anna, bruno, watcher):
         page.context.close()
+    assert errors == []
+
+
+def full_line_position() -> str:
+    """26 tiles on the line, the 27th (it fits) in seat 0's hand, the 28th in seat 1's.
+
+    All 28 tiles form one chain (every number is on eight half-tiles: an Euler circuit).
+    Seat 0 goes out with the 27th: the longest line a hand can end with, since
+    whoever goes out leaves the others holding at least a tile each."""
+    from games.engine import ALL_TILES
+
+    unused = {n: [t for t in ALL_TILES if t.has(n)] for n in range(7)}
+    stack: list[tuple[int, Any]] = [(6, None)]
+    circuit: list[tuple[int, Any]] = []
+    used: set[Any] = set()
+    while stack:
+        number, _tile = stack[-1]
+        options = [t for t in unused[number] if t not in used]
+        if options:
+            tile = options[0]
+            used.add(tile)
+            stack.append((tile.other_half(number), tile))
+        else:
+            circuit.append(stack.pop())
+    circuit.reverse()
+    chain = [(circuit[i][0], circuit[i + 1][0], circuit[i + 1][1]) for i in range(28)]
+    line = ",".join(f"{a}|{b}" for a, b, _ in chain[:26])
+    return f"hands={chain[26][2]}/{chain[27][2]} boneyard=- line={line} turn=0 dealer=1"
+
+
+def test_the_longest_line_fits_a_phone_screen(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    import subprocess
+    import sys
+
+    setup = f"""
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+user = User.objects.create_user("lina_b", password="tavolo-verde-42")
+table = services.table_create(host=user, mode="computer", rules=PRESETS["domino"], bot_level="easy")
+hand = table.hands.get()
+hand.initial_position = "{full_line_position()}"
+hand.save()
+table.next_action_at = None
+table.save()
+print(table.code)
+"""
+    code = (
+        subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", setup],
+            cwd=Path(__file__).resolve().parents[2],
+            env=live_site.env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{live_site.url}/accounts/login/")
+    page.fill("input[name=username]", "lina_b")
+    page.fill("input[name=password]", "tavolo-verde-42")
+    page.click("main form button")
+    page.goto(f"{live_site.url}/t/{code}/")
+    assert page.locator("#board .placed").count() == 26
+    play_if_my_turn(page)  # the 27th tile: Domino!
+    page.wait_for_selector("#status .hand-result", timeout=15_000)
+    assert page.locator("#board .placed").count() == 27
+    fits = (
+        "() => document.documentElement.scrollWidth <= window.innerWidth"
+        " && document.querySelector('#board').getBoundingClientRect().right <= window.innerWidth"
+    )
+    assert page.evaluate(fits)
+    # and the whole set, 28 tiles, still wraps inside the screen
+    page.evaluate(
+        "() => { const line = document.querySelector('#board .line');"
+        " line.append(line.querySelector('.placed.double').cloneNode(true)); }"
+    )
+    assert page.locator("#board .placed").count() == 28 and page.evaluate(fits)
+    page.locator("#board").screenshot(path=artifacts / "full-line-phone.png")
+    page.context.close()
     assert errors == []

@@ -6,12 +6,14 @@ import html
 import json
 import random
 import re
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 
 from accounts.models import User
@@ -22,6 +24,15 @@ from games.models import Move, Table
 from games.records import load_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+async def close_connections_after() -> AsyncIterator[None]:
+    """The consumers' database thread keeps a connection; close it so the test
+    database can be dropped (PostgreSQL refuses while a session is open)."""
+    yield
+    await sync_to_async(connections.close_all)()
+
 
 TILE_TEXT = re.compile(r"\b([0-6])\|([0-6])")
 BUTTON_VALS = re.compile(r"hx-vals='([^']*)'")

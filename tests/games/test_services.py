@@ -15,6 +15,7 @@ from games.engine import PRESETS
 from games.errors import GameError
 from games.models import Hand, Invitation, Move, Table
 from games.records import load_match
+from games.services import play
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user
 
 pytestmark = pytest.mark.django_db
@@ -261,3 +262,25 @@ def test_the_host_cancels_a_table_nobody_started(anna: User, bruno: User) -> Non
     services.table_cancel(table_id=table.pk, by=anna)
     table.refresh_from_db()
     assert table.status == Table.Status.CANCELLED
+
+
+def test_a_table_that_fails_on_the_clock_is_retried_later_without_stopping_the_others(
+    anna: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
+    fine = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
+    now = timezone.now()
+    Table.objects.update(next_action_at=now)
+    real = play.table_advance
+
+    def advance(*, table_id: int, now: timezone.datetime) -> bool:
+        if table_id == broken.pk:
+            raise RuntimeError("boom")
+        return real(table_id=table_id, now=now)
+
+    monkeypatch.setattr(play, "table_advance", advance)
+    services.run_due(now=now)
+    broken.refresh_from_db()
+    assert broken.next_action_at == now + timedelta(seconds=play.RETRY_AFTER)
+    fine.refresh_from_db()
+    assert fine.next_action_at != now  # the clock went on to the next table

@@ -14,12 +14,6 @@ from tests.fixtures import DUELLO
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def english(client: Client) -> Client:
-    client.cookies["django_language"] = "en"
-    return client
-
-
 def test_home_gets_a_newcomer_playing_in_one_click(english: Client) -> None:
     home = english.get("/")
     assert 'id="quick-play"' in home.content.decode()
