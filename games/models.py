@@ -60,6 +60,9 @@ class Table(models.Model):
     # When the game clock must look at this table (a bot's move, the next hand).
     next_action_at = models.DateTimeField(null=True, blank=True, db_index=True)
     winners = models.CharField(max_length=16, blank=True)  # seats, "0,2"; empty: none or a draw
+    rematch = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -85,6 +85,18 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/table.html", {"tv": tv, "share_url": share_url})
 
 
+@require_POST
+def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    table = get_object_or_404(Table, code=code)
+    try:
+        rematch = services.table_rematch(table_id=table.pk, by=request.user)
+    except GameError as error:
+        messages.error(request, error.message)
+        rematch = table
+    url = reverse("table", args=[rematch.code])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
 def invitations(request: HttpRequest) -> HttpResponse:
     return render(
         request, "games/invitations.html", {"invitations": invitations_for(user=request.user)}

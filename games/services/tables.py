@@ -202,6 +202,28 @@ def _start(table: Table) -> None:
 
 
 @transaction.atomic
+def table_rematch(*, table_id: int, by: User) -> Table:
+    """Once a game is over, a player opens the next one with the same settings;
+    everyone still looking at the old table is offered a seat."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.FINISHED:
+        raise GameError(_("The game is not over yet."))
+    if table.rematch is not None:
+        return table.rematch
+    if not table.seats.filter(user=by).exists():
+        raise GameError(_("Only players at the table can ask for a rematch."))
+    rematch = table_create(host=by, mode=table.mode, rules=table.rules, bot_level=table.bot_level)
+    if table.mode == Table.Mode.FRIENDS:  # the same company: bots keep their seats' levels
+        for seat in table.seats.exclude(bot_level=""):
+            rematch.seats.filter(number=seat.number).update(
+                bot_level=seat.bot_level, joined_at=timezone.now()
+            )
+    table.rematch = rematch
+    _changed(table)
+    return rematch
+
+
+@transaction.atomic
 def table_cancel(*, table_id: int, by: User) -> None:
     """The host closes a table nobody has started playing."""
     table = locked_table(table_id)

@@ -284,3 +284,36 @@ def test_a_table_that_fails_on_the_clock_is_retried_later_without_stopping_the_o
     assert broken.next_action_at == now + timedelta(seconds=play.RETRY_AFTER)
     fine.refresh_from_db()
     assert fine.next_action_at != now  # the clock went on to the next table
+
+
+def _finish(table: Table) -> None:
+    rng = random.Random(1)
+    for _ in range(500):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            return
+        match = load_match(table)
+        if match.round.over or table.seats.get(number=match.round.turn).is_bot:
+            services.run_due(now=later())
+        else:
+            play_a_legal_move(table, rng)
+    raise AssertionError("the game did not finish")
+
+
+def test_a_rematch_opens_once_with_the_same_settings_for_everyone_at_the_table(
+    anna: User, bruno: User
+) -> None:
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PRESETS["blocco"])
+    services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="hard")
+    services.table_start(table_id=table.pk, by=anna)
+    with pytest.raises(GameError, match="not over"):
+        services.table_rematch(table_id=table.pk, by=anna)
+    _finish(table)
+    with pytest.raises(GameError, match="Only players"):
+        services.table_rematch(table_id=table.pk, by=bruno)
+    rematch = services.table_rematch(table_id=table.pk, by=anna)
+    assert services.table_rematch(table_id=table.pk, by=anna) == rematch  # only one
+    table.refresh_from_db()
+    assert table.rematch == rematch and rematch.rules == table.rules
+    assert rematch.status == Table.Status.WAITING
+    assert [s.bot_level for s in rematch.seats.all()] == ["", "hard"]

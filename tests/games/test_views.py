@@ -128,3 +128,14 @@ def test_the_language_switch_turns_the_site_english_and_back(client: Client) -> 
 
 def test_healthz_answers(client: Client) -> None:
     assert client.get("/healthz").content == b"ok"
+
+
+def test_play_again_starts_a_new_game_against_the_computer(english: Client) -> None:
+    english.post(reverse("quick_play"), {"level": "easy"})
+    table = Table.objects.get()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    response = english.post(reverse("table_rematch", args=[table.code]), HTTP_HX_REQUEST="true")
+    rematch = Table.objects.exclude(pk=table.pk).get()
+    assert response.headers["HX-Redirect"] == reverse("table", args=[rematch.code])
+    assert rematch.status == Table.Status.PLAYING and rematch.mode == "computer"
+    assert rematch.seats.get(number=1).bot_level == "easy"
