@@ -40,8 +40,10 @@ class Play:
     tile: Tile
     end: End
 
-    def __new__(cls, tile: Tile, end: End) -> Play:
+    def __new__(cls, tile: Tile | str, end: End) -> Play:
         try:
+            if isinstance(tile, str):
+                tile = Tile.parse(tile)
             return _PLAYS[tile.index][ENDS.index(end)]
         except (AttributeError, ValueError):
             raise ValueError(

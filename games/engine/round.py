@@ -200,19 +200,20 @@ class Round:
     def from_hands(
         cls,
         rules: Rules,
-        hands: Sequence[Iterable[Tile]],
+        hands: Sequence[Iterable[Tile | str]],
         *,
-        boneyard: Iterable[Tile] = (),
+        boneyard: Iterable[Tile | str] = (),
         dealer: int = 0,
         opener: int | None = None,
     ) -> Round:
-        """Set up a given deal.  ``boneyard`` is in draw order (the first drawn first).
+        """Set up a given deal (tiles or their text, ``"6|4"``).
+        ``boneyard`` is in draw order (the first drawn first).
 
         Hands may be any size, for tests and puzzles; tiles in neither a hand
         nor the boneyard are simply out of play.
         """
-        masks = [mask_of(hand) for hand in hands]
-        pile = [t.index for t in boneyard]
+        masks = [mask_of(map(_as_tile, hand)) for hand in hands]
+        pile = [_as_tile(t).index for t in boneyard]
         if opener is None:
             return cls(rules, masks, pile, dealer=dealer)
         return cls(rules, masks, pile, dealer=dealer, turn=opener, opener=_ANY)
@@ -387,8 +388,11 @@ class Round:
 
     # -- playing ------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Apply one move for the seat to act; ``IllegalMoveError`` leaves the round unchanged."""
+    def play(self, move: Move | str) -> None:
+        """Apply one move (or its text, ``"6|4L"``) for the seat to act;
+        ``IllegalMoveError`` leaves the round unchanged."""
+        if isinstance(move, str):
+            move = parse_move(move)
         if self._result is not None:
             raise IllegalMoveError("the hand is over", "over")
         seat = self.turn
@@ -495,6 +499,10 @@ def mask_of_indices(tile_indices: Iterable[int]) -> int:
     for i in tile_indices:
         mask |= 1 << i
     return mask
+
+
+def _as_tile(tile: Tile | str) -> Tile:
+    return Tile.parse(tile) if isinstance(tile, str) else tile
 
 
 def _first(mask: int) -> Tile:

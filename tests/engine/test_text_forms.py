@@ -89,3 +89,10 @@ def test_a_position_with_a_broken_line_is_refused() -> None:
         )
     with pytest.raises(ValueError, match="twice"):
         Round.from_position(PRESETS["duello"], "hands=6|5/2|2 boneyard=- line=6|5 turn=0 dealer=0")
+
+
+def test_tiles_and_moves_may_be_given_as_text() -> None:
+    r = Round.from_hands(PRESETS["duello"], [["6|6", "6|1"], ["1|0"]], boneyard=["2|2"])
+    assert r.hands == ((Tile(6, 1), Tile(6, 6)), (Tile(1, 0),))
+    r.play("6|6L")
+    assert Play("6|6", "left") == r.moves[0] and r.legal_moves() == [DRAW]
