@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import live
 from games.constants import BOT_DELAY, BOT_FORCED_DELAY, NEXT_HAND_DELAY
 from games.engine import IllegalMoveError, Match, Move, Play, parse_move
 from games.engine.bots import make_bot
@@ -24,12 +23,10 @@ from games.models import Hand, Seat, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 
+from .common import locked_table, table_changed
+
 log = logging.getLogger(__name__)
 RETRY_AFTER = 30  # seconds before the clock tries a failing table again
-
-
-def _locked(table_id: int) -> Table:
-    return Table.objects.select_for_update().get(pk=table_id)
 
 
 def _check_version(table: Table, version: int | None) -> None:
@@ -77,13 +74,7 @@ def _record(table: Table, match: Match, move: Move, *, seat: int, by_bot: bool) 
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
     schedule(table, match, now)
-    _bump(table)
-
-
-def _bump(table: Table) -> None:
-    table.version += 1
-    table.save()
-    live.table_changed(table_id=table.pk, version=table.version)
+    table_changed(table)
 
 
 def _playing(table: Table) -> Match:
@@ -95,7 +86,7 @@ def _playing(table: Table) -> Match:
 @transaction.atomic
 def move_submit(*, table_id: int, user: User, move: str, version: int | None) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
-    table = _locked(table_id)
+    table = locked_table(table_id)
     seat = table.seats.filter(user=user).first()
     if seat is None:
         raise GameError(_("You are watching this table, not playing."))
@@ -120,13 +111,13 @@ def _deal_next(table: Table, match: Match) -> None:
         table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
     )
     schedule(table, match)
-    _bump(table)
+    table_changed(table)
 
 
 @transaction.atomic
 def hand_next(*, table_id: int, user: User, version: int | None) -> None:
     """A seated player asks for the next hand once the current one is over."""
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if not table.seats.filter(user=user).exists():
         raise GameError(_("You are watching this table, not playing."))
     _check_version(table, version)
@@ -148,7 +139,7 @@ def table_advance(*, table_id: int, now: datetime) -> bool:
 
     Returns False when there was nothing due (another process got there first).
     """
-    table = _locked(table_id)
+    table = locked_table(table_id)
     if table.next_action_at is None or table.next_action_at > now:
         return False
     if table.status != Table.Status.PLAYING:

@@ -15,18 +15,8 @@ from games.engine import Match, Rules
 from games.errors import GameError
 from games.models import BotLevel, Hand, Invitation, Seat, Table
 
+from .common import locked_table, table_changed
 from .play import schedule
-
-
-def locked_table(table_id: int) -> Table:
-    """The table, row-locked until the transaction ends (one writer per table)."""
-    return Table.objects.select_for_update().get(pk=table_id)
-
-
-def _changed(table: Table) -> None:
-    table.version += 1
-    table.save()
-    live.table_changed(table_id=table.pk, version=table.version)
 
 
 def _check_host(table: Table, user: User) -> None:
@@ -102,7 +92,7 @@ def table_join(*, table_id: int, user: User, seat_number: int | None = None) -> 
     table.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
         status=Invitation.Status.ACCEPTED
     )
-    _changed(table)
+    table_changed(table)
     return seat
 
 
@@ -119,7 +109,7 @@ def table_leave(*, table_id: int, user: User) -> None:
     seat.user = None
     seat.joined_at = None
     seat.save()
-    _changed(table)
+    table_changed(table)
 
 
 @transaction.atomic
@@ -146,7 +136,7 @@ def table_swap_seats(*, table_id: int, by: User, a: int, b: int) -> None:
     second.save()
     first.user_id = parked_user
     first.save()
-    _changed(table)
+    table_changed(table)
 
 
 @transaction.atomic
@@ -163,7 +153,7 @@ def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str) -> N
     seat.bot_level = level
     seat.joined_at = timezone.now() if level else None
     seat.save()
-    _changed(table)
+    table_changed(table)
 
 
 @transaction.atomic
@@ -178,7 +168,7 @@ def table_fill_with_bots(*, table_id: int, by: User, level: str) -> None:
     )
     if not updated:
         raise GameError(_("There is no empty seat."))
-    _changed(table)
+    table_changed(table)
 
 
 @transaction.atomic
@@ -198,7 +188,7 @@ def _start(table: Table) -> None:
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     schedule(table, match)
-    _changed(table)
+    table_changed(table)
 
 
 @transaction.atomic
@@ -219,7 +209,7 @@ def table_rematch(*, table_id: int, by: User) -> Table:
                 bot_level=seat.bot_level, joined_at=timezone.now()
             )
     table.rematch = rematch
-    _changed(table)
+    table_changed(table)
     return rematch
 
 
@@ -231,7 +221,7 @@ def table_cancel(*, table_id: int, by: User) -> None:
     _check_waiting(table)
     table.status = Table.Status.CANCELLED
     table.finished_at = timezone.now()
-    _changed(table)
+    table_changed(table)
 
 
 @transaction.atomic
@@ -258,7 +248,7 @@ def table_invite(*, table_id: int, by: User, username: str) -> Invitation:
             _("%(name)s has already been invited.") % {"name": invitee.display_name}
         ) from None
     live.user_invited(user_id=invitee.pk)
-    _changed(table)
+    table_changed(table)
     return invitation
 
 
@@ -274,4 +264,4 @@ def invitation_decline(*, invitation_id: int, user: User) -> None:
         invitation.status = Invitation.Status.DECLINED
         invitation.save()
         table = locked_table(invitation.table_id)
-        _changed(table)
+        table_changed(table)

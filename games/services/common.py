@@ -1,0 +1,18 @@
+"""What every table service does: lock the table, and announce a change."""
+
+from __future__ import annotations
+
+from games import live
+from games.models import Table
+
+
+def locked_table(table_id: int) -> Table:
+    """The table, row-locked until the transaction ends (one writer per table)."""
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def table_changed(table: Table) -> None:
+    """Save the table at its next version; viewers hear of it after the commit."""
+    table.version += 1
+    table.save()
+    live.table_changed(table_id=table.pk, version=table.version)
