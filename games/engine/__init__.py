@@ -3,6 +3,7 @@
 The public names an outside harness relies on are re-exported here.
 """
 
+from .bots import make_bot
 from .match import Match
 from .moves import DRAW, PASS, Draw, Event, IllegalMoveError, Move, Pass, Play, parse_move
 from .round import Round, find_opening
@@ -31,5 +32,6 @@ __all__ = [
     "Rules",
     "Tile",
     "find_opening",
+    "make_bot",
     "parse_move",
 ]

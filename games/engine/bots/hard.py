@@ -1,0 +1,236 @@
+"""Level ``hard``: determinized Monte Carlo search over deals consistent with the view.
+
+Each iteration deals the unseen tiles at random, consistently with everything
+public (:class:`~games.engine.bots.knowledge.WorldSampler`), then plays every
+candidate move in that deal to the end of the hand with the fast play-out
+(:func:`~games.engine.playout.play_out`), every candidate on the same deal and
+the same random numbers, so that their difference is the move's own.  The move
+with the best average result for this seat's side is laid.  Optionally,
+candidates that fall clearly behind are dropped, and the search ends early once
+a single one is left.
+
+The result of a hand is the side's margin: the points it scores, or minus the
+points an opposing side scores (shared among the opponents with three or more
+sides), plus a bonus for winning the hand; a single-hand table counts the win
+alone.  The bot sees no match scores, so it plays every hand the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from itertools import cycle
+
+from ..moves import Move, Play
+from ..playout import BLOCKED, play_out
+from ..rules import Rules
+from ..tiles import pip_total
+from ..view import PlayerView
+from .base import Bot, ends_after, plays_of, require_turn
+from .endgame import EndgameSolver
+from .knowledge import Knowledge, WorldSampler
+
+#: The site's thinking time per decision, in milliseconds.
+DEFAULT_BUDGET_MS = 40.0
+
+# Random numbers shared by every candidate's play-out on one deal, read in a
+# cycle: about as many as a play-out uses (one to three per tile laid).
+_NUMBERS_PER_DEAL = 37
+
+
+class HardBot(Bot):
+    """Searches sampled deals within a time budget (or a fixed number of them)."""
+
+    level = "hard"
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        iterations: int | None = None,
+        randomness: float = 0.5,
+        win_bonus: float = 10.0,
+        endgame_tiles: int = 0,
+        prune_z: float = 0.0,
+    ) -> None:
+        """``iterations``: deals per decision, which makes the bot deterministic for a
+        ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
+        random moves (the rest are greedy); ``win_bonus``: points a won hand is worth
+        on top of its score; ``endgame_tiles``: with this many tiles or fewer left to
+        play (in hands, and in the boneyard when drawing), each deal is played out
+        exactly (:mod:`~games.engine.bots.endgame`) instead of at random (off by
+        default: measured no stronger, see bench/bots.md);
+        ``prune_z``: a candidate whose paired deficit to the best exceeds this many
+        standard errors is dropped, and the search stops when one is left (saves
+        time, but measured a little weaker: off, 0, by default; see bench/bots.md)."""
+        if budget_ms <= 0 and iterations is None:
+            raise ValueError("the hard bot needs a positive time budget or a number of iterations")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        super().__init__(seed=seed)
+        self.budget_ms = budget_ms
+        self.iterations = iterations
+        self.randomness = randomness
+        self.win_bonus = win_bonus
+        self.endgame_tiles = endgame_tiles
+        self.prune_z = prune_z
+
+    def choose(self, view: PlayerView) -> Move:
+        """The candidate play with the best average result over sampled deals."""
+        require_turn(view)
+        plays = plays_of(view)
+        if not plays:
+            return view.legal_moves[0]
+        if len(plays) == 1:
+            return plays[0]
+        means = [-math.inf if m is None else m for m in self.evaluate(view, plays)]
+        return plays[means.index(max(means))]
+
+    def evaluate(self, view: PlayerView, plays: list[Play]) -> list[float | None]:
+        """Each play's average result over the sampled deals; None for a play dropped
+        as clearly worse than another."""
+        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        trial = _Trial(self, view, plays, self._rng.random)
+        sampler = WorldSampler(Knowledge.from_view(view))
+        rng = self._rng
+        results: list[list[float]] = [[] for _ in plays]
+        alive = list(range(len(plays)))
+        deals = 0
+        checkpoint = _FIRST_CHECK
+        while True:
+            hands, pile = sampler.sample(rng)
+            for k, value in zip(alive, trial.results(hands, pile, alive), strict=True):
+                results[k].append(value)
+            deals += 1
+            if self.iterations is not None:
+                if deals >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            if deals == checkpoint and self.prune_z > 0:
+                checkpoint *= 2
+                alive = _survivors(results, alive, self.prune_z)
+                if len(alive) == 1:
+                    break
+        return [sum(results[k]) / deals if k in alive else None for k in range(len(plays))]
+
+
+# Pruning looks at the deals so far after this many, then each time their number doubles.
+_FIRST_CHECK = 24
+
+
+def _survivors(results: list[list[float]], alive: list[int], z: float) -> list[int]:
+    """The candidates not clearly worse than the best, on the same deals.
+
+    A candidate goes when its mean deficit to the best exceeds ``z`` standard
+    errors, or when it has done exactly as well as the best on every deal (a
+    twin: keeping one of them is enough).
+    """
+    best = max(alive, key=lambda k: sum(results[k]))
+    top = results[best]
+    kept = []
+    for k in alive:
+        if k == best:
+            kept.append(k)
+            continue
+        gaps = [b - v for b, v in zip(top, results[k], strict=True)]
+        n = len(gaps)
+        mean = sum(gaps) / n
+        spread = sum((g - mean) ** 2 for g in gaps) / (n - 1)
+        if not any(gaps) or mean > z * math.sqrt(spread / n):
+            continue
+        kept.append(k)
+    return kept
+
+
+class _Trial:
+    """Plays every live candidate on one sampled deal: at random, or exactly late on."""
+
+    def __init__(
+        self, bot: HardBot, view: PlayerView, plays: list[Play], uniform: Callable[[], float]
+    ) -> None:
+        rules = view.rules
+        seat = view.seat
+        assert seat is not None
+        self.seat = seat
+        self.following = (seat + 1) % rules.players
+        self.draw = rules.draw
+        self.randomness = bot.randomness
+        self.uniform = uniform
+        self.score = _scorer(rules, seat, bot.win_bonus)
+        self.candidates = []
+        for play in plays:
+            left, right = ends_after(view, play)
+            self.candidates.append((1 << play.tile.index, left, right))
+        left_to_play = sum(view.hand_counts) + (view.boneyard_count if rules.draw else 0)
+        self.solver = None
+        if left_to_play <= bot.endgame_tiles:
+            self.solver = EndgameSolver(rules, seat, self.score)
+
+    def results(self, hands: list[int], pile: list[int], alive: list[int]) -> list[float]:
+        """The result of each live candidate on this deal, in the order of ``alive``."""
+        me, score, solver = self.seat, self.score, self.solver
+        values = []
+        if solver is not None:
+            solver.new_deal()
+        else:
+            numbers = [self.uniform() for _ in range(_NUMBERS_PER_DEAL)]
+        for k in alive:
+            bit, left, right = self.candidates[k]
+            trial = list(hands)
+            trial[me] ^= bit
+            if not trial[me]:
+                values.append(score(trial, me))
+            elif solver is not None:
+                values.append(solver.value(trial, left, right, self.following, pile))
+            else:
+                outcome = play_out(
+                    trial,
+                    left,
+                    right,
+                    self.following,
+                    list(pile),
+                    self.draw,
+                    cycle(numbers).__next__,
+                    self.randomness,
+                )
+                values.append(score(trial, outcome))
+        return values
+
+
+def _scorer(rules: Rules, seat: int, win_bonus: float) -> Callable[[list[int], int], float]:
+    """The result of a finished play-out for ``seat``'s side (see the module docstring)."""
+    sides = rules.seat_sides
+    mine = sides[seat]
+    share = 1.0 / (rules.sides - 1)
+    scored = rules.target is not None
+    bonus = win_bonus if scored else 1.0
+    blocked_scoring = rules.blocked_scoring
+    side_count = rules.sides
+    rivals = [tuple(s for s in range(rules.players) if sides[s] != sides[w]) for w in sides]
+    members = [rules.seats_of(side) for side in range(side_count)]
+
+    def score(hands: list[int], outcome: int) -> float:
+        if outcome != BLOCKED:
+            winner = sides[outcome]
+            points = 0
+            for s in rivals[outcome]:
+                points += pip_total(hands[s])
+        else:
+            totals = [sum(pip_total(hands[s]) for s in seats) for seats in members]
+            lowest = min(totals)
+            if totals.count(lowest) > 1:
+                return 0.0
+            winner = totals.index(lowest)
+            if blocked_scoring == "all":
+                points = sum(totals)
+            elif blocked_scoring == "difference":
+                points = sum(totals) - lowest * side_count
+            else:
+                points = 0
+        gain = (points if scored else 0) + bonus
+        return gain if winner == mine else -gain * share
+
+    return score

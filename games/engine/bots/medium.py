@@ -1,0 +1,84 @@
+"""Level ``medium``: the rules of thumb of a sound club player.
+
+Each legal play is scored and the best one is laid:
+
+* shed weight: heavy tiles cost the most when the hand is lost or blocked;
+* lay doubles early: a double fits only one number, so it strands easily;
+* keep variety: do not give up the last tile of a number, and keep tiles
+  that fit the ends left open, so the next turn has a play;
+* play on the numbers an opponent passed or drew on (they cannot follow);
+* do not open a number the partner passed or drew on (they cannot follow).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..moves import Move, Play
+from ..tiles import HIGH, LOW, SUIT, VALUE
+from ..view import PlayerView
+from .base import Bot, ends_after, plays_of, require_turn
+from .knowledge import Knowledge
+
+
+@dataclass(frozen=True, slots=True)
+class MediumWeights:
+    """How much each rule of thumb counts, in points of tile value."""
+
+    value: float = 1.0
+    double: float = 4.0
+    variety: float = 2.0
+    follow: float = 1.5
+    rival_stuck: float = 6.0
+    rival_short: float = 2.0
+    partner_stuck: float = 6.0
+    partner_short: float = 2.0
+
+
+class MediumBot(Bot):
+    """Lays the play that best serves the rules of thumb above."""
+
+    level = "medium"
+
+    def __init__(self, *, seed: int | None = None, weights: MediumWeights | None = None) -> None:
+        super().__init__(seed=seed)  # unused: this level draws no random numbers
+        self.weights = weights or MediumWeights()
+
+    def choose(self, view: PlayerView) -> Move:
+        """The legal play with the best score; a draw or pass when nothing fits."""
+        require_turn(view)
+        plays = plays_of(view)
+        if not plays:
+            return view.legal_moves[0]
+        if len(plays) == 1:
+            return plays[0]
+        knowledge = Knowledge.from_view(view)
+        return max(plays, key=lambda p: (self.score(view, knowledge, p), VALUE[p.tile.index]))
+
+    def score(self, view: PlayerView, knowledge: Knowledge, play: Play) -> float:
+        """How good laying ``play`` looks, by the rules of thumb."""
+        w = self.weights
+        i = play.tile.index
+        rest = knowledge.hand & ~(1 << i)
+        if not rest:
+            return float("inf")  # Domino!
+        ends = ends_after(view, play)
+        open_suits = SUIT[ends[0]] | SUIT[ends[1]]
+        numbers = {n for n in range(7) if rest & SUIT[n]}
+        total = w.value * VALUE[i] + w.variety * len(numbers)
+        if HIGH[i] == LOW[i]:
+            total += w.double
+        total += w.follow * min((rest & open_suits).bit_count(), 3)
+        rules = view.rules
+        me = knowledge.seat
+        distinct = set(ends)
+        for seat in range(rules.players):
+            if seat == me:
+                continue
+            blocked = sum(knowledge.cannot_match(seat, n) for n in distinct)
+            stuck = blocked == len(distinct)
+            if rules.side_of(seat) == rules.side_of(me):
+                total -= w.partner_stuck if stuck else w.partner_short * blocked
+            else:
+                total += w.rival_stuck if stuck else w.rival_short * blocked
+        return total

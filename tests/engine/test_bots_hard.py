@@ -1,0 +1,73 @@
+"""The hard bot's parts: what a finished hand is worth to a side, and pruning."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from games.engine import PRESETS, Round
+from games.engine.bots.base import plays_of
+from games.engine.bots.hard import HardBot, _scorer, _survivors
+from games.engine.playout import BLOCKED
+from games.engine.tiles import mask_of, parse_tiles
+
+PAIRS = replace(PRESETS["domino"], players=4, hand_size=7)
+
+
+def masks(text: str) -> list[int]:
+    return [mask_of(parse_tiles(h)) for h in text.split("/")]
+
+
+def test_a_partner_going_out_is_a_win_for_the_team() -> None:
+    score = _scorer(PAIRS, seat=0, win_bonus=10)
+    hands = masks("6|6/5|0/-/1|1")  # seat 2, the partner, went out
+    assert score(hands, 2) == 5 + 2 + 10  # the rival pair's tiles, not ours
+    assert score(hands, 1) == -(12 + 0 + 10)  # seat 1 out: it takes ours
+    assert _scorer(PAIRS, seat=1, win_bonus=10)(hands, 2) == -(5 + 2 + 10)
+
+
+def test_a_blocked_hand_is_worth_what_the_preset_scores() -> None:
+    hands = masks("6|6/5|0")
+    assert _scorer(PRESETS["duello"], 1, 10)(hands, BLOCKED) == (12 - 5) + 10  # difference
+    assert _scorer(PRESETS["luciano"], 0, 0)(hands, BLOCKED) == -(12 - 5)
+    domino = replace(PRESETS["domino"], players=2)
+    assert _scorer(domino, 1, 10)(hands, BLOCKED) == 12 + 5 + 10  # all tiles
+    assert _scorer(domino, 0, 10)(masks("6|1/5|2"), BLOCKED) == 0  # a tie scores nothing
+
+
+def test_a_single_hand_counts_the_win_alone_and_three_players_share_a_loss() -> None:
+    blocco = PRESETS["blocco"]
+    assert _scorer(blocco, 0, 10)(masks("-/6|6"), 0) == 1
+    assert _scorer(blocco, 1, 10)(masks("-/6|6"), 0) == -1
+    three = replace(PRESETS["domino"], players=3)
+    hands = masks("-/6|6/1|0")
+    assert _scorer(three, 0, 0)(hands, 0) == 13
+    assert _scorer(three, 1, 0)(hands, 0) == -13 / 2  # one of two opponents lost it
+
+
+def test_survivors_drop_clearly_worse_candidates_and_twins() -> None:
+    rng = random.Random(1)
+    best = [rng.gauss(0, 10) for _ in range(48)]
+    results = [
+        best,
+        [v - 6 for v in best],  # always 6 behind: drop
+        list(best),  # the same on every deal: a twin, drop
+        [v + rng.gauss(0, 10) for v in best],  # as good within the noise: keep
+    ]
+    assert _survivors(results, [0, 1, 2, 3], z=3.0) in ([0, 3], [3, 0])
+
+
+def test_the_search_stops_early_once_one_play_is_left() -> None:
+    # Every 6 but 6|3 is on the line: laying 6|3 on the 3 leaves 6 at both ends,
+    # the hand is blocked at once and seat 0 (3|0 and 0|0 left, 3 pips) holds
+    # fewer pips than any three tiles the opponent can have.
+    line = "3|4,4|6,6|6,6|5,5|1,1|6,6|2,2|0,0|6"
+    r = Round.from_position(
+        replace(PRESETS["luciano"], draw=False),
+        f"hands=6|3,3|0,0|0/5|5,4|4,1|1 boneyard=- line={line} turn=0 dealer=1",
+    )
+    view = r.view(0)
+    plays = plays_of(view)
+    means = HardBot(seed=1, iterations=2000, prune_z=3.0).evaluate(view, plays)
+    kept = [str(p) for p, m in zip(plays, means, strict=True) if m is not None]
+    assert kept == ["6|3L"]
