@@ -235,7 +235,13 @@ def table_invite(*, table_id: int, by: User, username: str) -> Invitation:
         raise GameError(_("Only tables with friends take invitations."))
     invitee = User.objects.filter(username__iexact=username.strip(), is_guest=False).first()
     if invitee is None:
-        raise GameError(_("No player is called “%(name)s”.") % {"name": username.strip()})
+        raise GameError(
+            _(
+                "No player is called “%(name)s”. Guests have no username: "
+                "send them the table's link."
+            )
+            % {"name": username.strip()}
+        )
     if invitee.pk == by.pk:
         raise GameError(_("You are already at this table."))
     if table.seats.filter(user=invitee).exists():
