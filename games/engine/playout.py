@@ -32,6 +32,8 @@ def _heaviest(bits: tuple[int, ...]) -> int:
 _HEAVY_LO: Final = tuple(_heaviest(b) for b in _BITS_LO)
 _HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
 _KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
+_DECK: Final = tuple(range(28))
+_BIT: Final = tuple(1 << i for i in _DECK)
 
 
 def play_out(
@@ -116,21 +118,19 @@ def score_play_out(rules: Rules, hands: list[int], outcome: int) -> RoundResult:
 
 
 def quick_deal(players: int, size: int, rnd: Callable[[], float]) -> tuple[list[int], list[int]]:
-    """Shuffle (Fisher–Yates on ``rnd``) and deal: hand masks and the pile.
+    """Shuffle on ``rnd`` and deal: hand masks and the pile.
 
-    Not for real tables — :meth:`Round.deal` shuffles with the secure generator.
+    Sorting on random keys is a uniform shuffle (a tie between two 53-bit
+    floats is negligible) and runs in C, a quarter cheaper than Fisher–Yates
+    in Python.  Not for real tables — :meth:`Round.deal` shuffles with the
+    secure generator.
     """
-    deck = list(range(28))
-    for i in range(27, 0, -1):
-        j = int(rnd() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    hands = []
-    for p in range(players):
-        mask = 0
-        for i in deck[p * size : p * size + size]:
-            mask |= 1 << i
-        hands.append(mask)
-    return hands, deck[players * size :]
+    keys = [rnd() for _ in _DECK]
+    deck = sorted(_DECK, key=keys.__getitem__)
+    bit = _BIT.__getitem__
+    dealt = players * size
+    hands = [sum(map(bit, deck[start : start + size])) for start in range(0, dealt, size)]
+    return hands, deck[dealt:]
 
 
 def random_hand(rules: Rules, rng: random.Random) -> RoundResult:

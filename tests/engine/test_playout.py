@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Play, Round, Rules
-from games.engine.playout import BLOCKED, play_out, random_hand, score_play_out
+from games.engine.playout import BLOCKED, play_out, quick_deal, random_hand, score_play_out
 from games.engine.tiles import ALL_TILES
 
 from .strategies import random_round, seeds, tables
@@ -47,3 +48,26 @@ def test_random_hands_end_with_every_tile_accounted_for(rules: Rules, seed: int)
     result = random_hand(rules, random.Random(seed))
     assert len(result.pips) == rules.players
     assert sum(result.pips) <= sum(t.value for t in ALL_TILES)
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 7), (3, 7), (4, 7), (4, 6), (2, 12)])
+def test_quick_deal_deals_every_tile_exactly_once(players: int, size: int) -> None:
+    rng = random.Random(players * 100 + size)
+    for _ in range(50):
+        hands, pile = quick_deal(players, size, rng.random)
+        assert [h.bit_count() for h in hands] == [size] * players
+        tiles = [i for h in hands for i in range(28) if h >> i & 1] + pile
+        assert sorted(tiles) == list(range(28))
+
+
+def test_quick_deal_gives_each_tile_to_each_seat_equally_often() -> None:
+    rng = random.Random(7)
+    counts = [[0] * 28 for _ in range(4)]
+    deals = 4000
+    for _ in range(deals):
+        hands, _ = quick_deal(4, 7, rng.random)
+        for seat, hand in enumerate(hands):
+            for i in range(28):
+                counts[seat][i] += hand >> i & 1
+    # Each count is Binomial(4000, 1/4): mean 1000, sd 27; 6 sd either way.
+    assert all(840 < c < 1160 for row in counts for c in row)

@@ -111,7 +111,7 @@ def test_guests_cannot_be_invited_by_their_generated_name(
 ) -> None:
     guest = make_user("guest-abc", guest=True)
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    with pytest.raises(GameError, match="No player.*send them the table's link"):
+    with pytest.raises(GameError, match=r"No player.*send them the table's link"):
         services.table_invite(table_id=table.pk, by=anna, username=guest.username)
 
 
