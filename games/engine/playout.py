@@ -127,9 +127,9 @@ def quick_deal(players: int, size: int, rnd: Callable[[], float]) -> tuple[list[
     """
     keys = [rnd() for _ in _DECK]
     deck = sorted(_DECK, key=keys.__getitem__)
-    bit = _BIT.__getitem__
+    bits = [_BIT[i] for i in deck]
     dealt = players * size
-    hands = [sum(map(bit, deck[start : start + size])) for start in range(0, dealt, size)]
+    hands = [sum(bits[start : start + size]) for start in range(0, dealt, size)]
     return hands, deck[dealt:]
 
 
