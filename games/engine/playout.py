@@ -32,6 +32,11 @@ def _heaviest(bits: tuple[int, ...]) -> int:
 _HEAVY_LO: Final = tuple(_heaviest(b) for b in _BITS_LO)
 _HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
 _KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
+# _OTHER_HALF[i][n]: the other half of tile i laid on an end showing n; -1 if it does not fit.
+_OTHER_HALF: Final = tuple(
+    tuple(LOW[i] if HIGH[i] == n else HIGH[i] if LOW[i] == n else -1 for n in range(7))
+    for i in range(28)
+)
 _DECK: Final = tuple(range(28))
 _BIT: Final = tuple(1 << i for i in _DECK)
 
@@ -57,7 +62,7 @@ def play_out(
     suit = SUIT
     bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
     heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
-    high, low = HIGH, LOW
+    other = _OTHER_HALF
     always_random = randomness >= 1.0
     ends_suit = suit[left] | suit[right]
     stuck = 0
@@ -88,15 +93,14 @@ def play_out(
                 randomly = False
             hand ^= 1 << i
             hands[turn] = hand
-            a = high[i]
-            b = low[i]
-            if a == left or b == left:
-                if (a == right or b == right) and randomly and rnd() < 0.5:
-                    right = b if a == right else a
+            halves = other[i]
+            if halves[left] >= 0:
+                if randomly and halves[right] >= 0 and rnd() < 0.5:
+                    right = halves[right]
                 else:
-                    left = b if a == left else a
+                    left = halves[left]
             else:
-                right = b if a == right else a
+                right = halves[right]
             ends_suit = suit[left] | suit[right]
             if not hand:
                 return turn
