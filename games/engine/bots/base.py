@@ -32,6 +32,24 @@ class Bot(ABC):
         return f"<{type(self).__name__} level={self.level}>"
 
 
+class WeighingBot(Bot):
+    """A bot that weighs its plays.  A move with nothing to weigh — a draw or a
+    pass, or a single distinct play — is made at once, without thinking."""
+
+    def choose(self, view: PlayerView) -> Move:
+        require_turn(view)
+        plays = plays_of(view)
+        if not plays:
+            return view.legal_moves[0]
+        if len(plays) == 1:
+            return plays[0]
+        return self.pick(view, plays)
+
+    @abstractmethod
+    def pick(self, view: PlayerView, plays: list[Play]) -> Play:
+        """The best of two or more distinct plays."""
+
+
 def plays_of(view: PlayerView) -> list[Play]:
     """The legal plays of ``view``, one per distinct outcome.
 

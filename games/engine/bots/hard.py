@@ -22,12 +22,12 @@ import time
 from collections.abc import Callable
 from itertools import cycle
 
-from ..moves import Move, Play
+from ..moves import Play
 from ..playout import BLOCKED, play_out
 from ..rules import Rules
 from ..tiles import pip_total
 from ..view import PlayerView
-from .base import Bot, ends_after, plays_of, require_turn
+from .base import WeighingBot, ends_after
 from .endgame import EndgameSolver
 from .knowledge import Knowledge, WorldSampler
 
@@ -39,7 +39,7 @@ DEFAULT_BUDGET_MS = 40.0
 _NUMBERS_PER_DEAL = 37
 
 
-class HardBot(Bot):
+class HardBot(WeighingBot):
     """Searches sampled deals within a time budget (or a fixed number of them)."""
 
     level = "hard"
@@ -77,14 +77,8 @@ class HardBot(Bot):
         self.endgame_tiles = endgame_tiles
         self.prune_z = prune_z
 
-    def choose(self, view: PlayerView) -> Move:
+    def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
-        require_turn(view)
-        plays = plays_of(view)
-        if not plays:
-            return view.legal_moves[0]
-        if len(plays) == 1:
-            return plays[0]
         means = [-math.inf if m is None else m for m in self.evaluate(view, plays)]
         return plays[means.index(max(means))]
 

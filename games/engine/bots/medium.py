@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..moves import Move, Play
+from ..moves import Play
 from ..tiles import HIGH, LOW, SUIT, VALUE
 from ..view import PlayerView
-from .base import Bot, ends_after, plays_of, require_turn
+from .base import WeighingBot, ends_after
 from .knowledge import Knowledge
 
 
@@ -35,7 +35,7 @@ class MediumWeights:
     partner_short: float = 2.0
 
 
-class MediumBot(Bot):
+class MediumBot(WeighingBot):
     """Lays the play that best serves the rules of thumb above."""
 
     level = "medium"
@@ -44,14 +44,8 @@ class MediumBot(Bot):
         super().__init__(seed=seed)  # unused: this level draws no random numbers
         self.weights = weights or MediumWeights()
 
-    def choose(self, view: PlayerView) -> Move:
-        """The legal play with the best score; a draw or pass when nothing fits."""
-        require_turn(view)
-        plays = plays_of(view)
-        if not plays:
-            return view.legal_moves[0]
-        if len(plays) == 1:
-            return plays[0]
+    def pick(self, view: PlayerView, plays: list[Play]) -> Play:
+        """The play with the best score by the rules of thumb."""
         knowledge = Knowledge.from_view(view)
         return max(plays, key=lambda p: (self.score(view, knowledge, p), VALUE[p.tile.index]))
 
