@@ -7,7 +7,6 @@ the client claims.  Every frame is rendered for that viewer alone.
 from __future__ import annotations
 
 import json
-from http.cookies import SimpleCookie
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -25,21 +24,13 @@ from games.models import Table
 from games.selectors import invitations_for, table_view
 
 
-def _cookies(scope: dict[str, Any]) -> dict[str, str]:
-    for name, value in scope.get("headers", []):
-        if name == b"cookie":
-            jar = SimpleCookie()
-            jar.load(value.decode("latin-1"))
-            return {k: m.value for k, m in jar.items()}
-    return {}
-
-
 class _ViewerConsumer(AsyncWebsocketConsumer):
     """Knows its viewer and language from the scope."""
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
-        self.language = chosen_language(_cookies(self.scope))
+        # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
+        self.language = chosen_language(self.scope.get("cookies", {}))
 
     @property
     def person(self) -> Any:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.constants import BOT_DELAY, BOT_FORCED_DELAY, NEXT_HAND_DELAY
-from games.engine import IllegalMoveError, Match, Move, Play, parse_move
+from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine.bots import make_bot
 from games.errors import GameError, illegal_move_message
 from games.models import Hand, Seat, Table
@@ -59,8 +59,9 @@ def _record(table: Table, match: Match, move: Move, *, seat: int, by_bot: bool) 
     except IllegalMoveError as error:
         raise GameError(illegal_move_message(error)) from error
     hand = table.hands.get(number=len(match.rounds) - 1)
+    played = current.moves  # as the engine logged it: an opening is always on the left
     StoredMove.objects.create(
-        hand=hand, ply=len(current.moves) - 1, seat=seat, text=str(move), by_bot=by_bot
+        hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), by_bot=by_bot
     )
     now = timezone.now()
     if current.result is not None:
@@ -100,8 +101,6 @@ def move_submit(*, table_id: int, user: User, move: str, version: int | None) ->
         parsed = parse_move(move)
     except ValueError:
         raise GameError(_("That is not a move.")) from None
-    if isinstance(parsed, Play) and match.round.ends is None:
-        parsed = Play(parsed.tile, "left")  # on an empty line both ends are one place
     _record(table, match, parsed, seat=seat.number, by_bot=False)
 
 

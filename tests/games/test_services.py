@@ -135,6 +135,19 @@ def test_a_move_is_stored_with_the_version_bumped(friends_table: Table) -> None:
     assert [str(m) for m in load_match(friends_table).round.moves] == [move]
 
 
+def test_an_opening_sent_for_the_right_end_is_stored_on_the_left(friends_table: Table) -> None:
+    match = load_match(friends_table)
+    (opening,) = match.round.legal_moves()  # the opening tile is forced
+    services.move_submit(
+        table_id=friends_table.pk,
+        user=seat_user(friends_table, match.round.turn),
+        move=str(opening).replace("L", "R"),
+        version=friends_table.version,
+    )
+    assert Move.objects.get(hand__table=friends_table).text == str(opening)
+    assert str(opening).endswith("L")
+
+
 def test_a_stale_or_repeated_command_is_refused_and_changes_nothing(friends_table: Table) -> None:
     match = load_match(friends_table)
     turn = match.round.turn
