@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import services
+from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import PRESETS
 from games.errors import GameError
 from games.forms import TableForm
@@ -42,9 +43,9 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
     """One click from the home page to a game against the computer."""
-    level = request.POST.get("level", "medium")
+    level = request.POST.get("level", DEFAULT_BOT_LEVEL)
     if level not in BotLevel.values:
-        level = "medium"
+        level = DEFAULT_BOT_LEVEL
     table = services.table_create(
         host=request.user, mode=Table.Mode.COMPUTER, rules=QUICK_PLAY, bot_level=level
     )
@@ -85,6 +86,12 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/table.html", {"tv": tv, "share_url": share_url})
 
 
+def _go_to_table(request: HttpRequest, table: Table) -> HttpResponse:
+    """To the table's page, whether htmx or a plain form asked."""
+    url = reverse("table", args=[table.code])
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
 @require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
@@ -93,8 +100,7 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     except GameError as error:
         messages.error(request, error.message)
         rematch = table
-    url = reverse("table", args=[rematch.code])
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return _go_to_table(request, rematch)
 
 
 def invitations(request: HttpRequest) -> HttpResponse:
@@ -113,8 +119,7 @@ def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("invitations")
     if seat is None:
         messages.info(request, _("The table is full: you are watching."))
-    url = reverse("table", args=[invitation.table.code])
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return _go_to_table(request, invitation.table)
 
 
 @require_POST
