@@ -113,7 +113,7 @@ def invitations(request: HttpRequest) -> HttpResponse:
 def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
     invitation = get_object_or_404(Invitation, pk=pk, to_user=request.user)
     try:
-        seat = services.table_join(table_id=invitation.table_id, user=request.user)
+        seat = services.invitation_accept(invitation_id=invitation.pk, user=request.user)
     except GameError as error:
         messages.error(request, error.message)
         return redirect("invitations")

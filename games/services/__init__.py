@@ -2,6 +2,7 @@
 
 from .play import hand_next, move_submit, run_due, table_advance
 from .tables import (
+    invitation_accept,
     invitation_decline,
     table_cancel,
     table_create,
@@ -17,6 +18,7 @@ from .tables import (
 
 __all__ = [
     "hand_next",
+    "invitation_accept",
     "invitation_decline",
     "move_submit",
     "run_due",

@@ -258,16 +258,52 @@ def table_invite(*, table_id: int, by: User, username: str) -> Invitation:
     return invitation
 
 
-@transaction.atomic
-def invitation_decline(*, invitation_id: int, user: User) -> None:
-    """The invitee says no; the host sees it."""
+def _invitation_table_id(invitation_id: int, user: User) -> int:
+    """The invitation's table, read without a lock: the table is locked first."""
+    table_id = (
+        Invitation.objects.filter(pk=invitation_id, to_user=user)
+        .values_list("table_id", flat=True)
+        .first()
+    )
+    if table_id is None:
+        raise GameError(_("This invitation is not for you."))
+    return table_id
+
+
+def _locked_invitation(invitation_id: int, user: User, table: Table) -> Invitation:
+    """The invitation, locked after its table (the global lock order), and re-checked."""
     invitation = (
-        Invitation.objects.select_for_update().filter(pk=invitation_id, to_user=user).first()
+        Invitation.objects.select_for_update()
+        .filter(pk=invitation_id, to_user=user, table=table)
+        .first()
     )
     if invitation is None:
         raise GameError(_("This invitation is not for you."))
+    return invitation
+
+
+@transaction.atomic
+def invitation_accept(*, invitation_id: int, user: User) -> Seat | None:
+    """The invitee takes a seat (None when the table is full: they watch).
+    Only a pending invitation can be accepted; accepting twice changes nothing."""
+    table = locked_table(_invitation_table_id(invitation_id, user))
+    invitation = _locked_invitation(invitation_id, user, table)
+    if invitation.status == Invitation.Status.DECLINED:
+        raise GameError(_("You declined this invitation."))
+    if invitation.status == Invitation.Status.ACCEPTED:
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise GameError(_("You have already answered this invitation."))
+        return seat
+    return table_join(table_id=table.pk, user=user)
+
+
+@transaction.atomic
+def invitation_decline(*, invitation_id: int, user: User) -> None:
+    """The invitee says no; the host sees it."""
+    table = locked_table(_invitation_table_id(invitation_id, user))
+    invitation = _locked_invitation(invitation_id, user, table)
     if invitation.status == Invitation.Status.PENDING:
         invitation.status = Invitation.Status.DECLINED
         invitation.save()
-        table = locked_table(invitation.table_id)
         table_changed(table)
