@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games import live
+from games.errors import GameError
 from games.models import Table
 
 
 def locked_table(table_id: int) -> Table:
     """The table, row-locked until the transaction ends (one writer per table)."""
     return Table.objects.select_for_update().get(pk=table_id)
+
+
+def check_version(table: Table, version: int) -> None:
+    """Refuse a command decided on another version of the table: stale, or sent twice."""
+    if version != table.version:
+        raise GameError(_("The table has changed: here is the latest."), stale=True)
 
 
 def table_changed(table: Table) -> None:

@@ -23,15 +23,11 @@ from games.models import Hand, Seat, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 
-from .common import locked_table, table_changed
+from .common import check_version, locked_table, table_changed
 
 log = logging.getLogger(__name__)
 RETRY_AFTER = 30  # seconds before the clock tries a failing table again
-
-
-def _check_version(table: Table, version: int | None) -> None:
-    if version is not None and version != table.version:
-        raise GameError(_("The table has changed: here is the latest."), stale=True)
+_check_version = check_version  # the old name, until its callers move to check_version
 
 
 def schedule(table: Table, match: Match, now: datetime | None = None) -> None:
@@ -85,7 +81,7 @@ def _playing(table: Table) -> Match:
 
 
 @transaction.atomic
-def move_submit(*, table_id: int, user: User, move: str, version: int | None) -> None:
+def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
     table = locked_table(table_id)
     seat = table.seats.filter(user=user).first()
@@ -114,7 +110,7 @@ def _deal_next(table: Table, match: Match) -> None:
 
 
 @transaction.atomic
-def hand_next(*, table_id: int, user: User, version: int | None) -> None:
+def hand_next(*, table_id: int, user: User, version: int) -> None:
     """A seated player asks for the next hand once the current one is over."""
     table = locked_table(table_id)
     if not table.seats.filter(user=user).exists():

@@ -226,7 +226,9 @@ def test_the_next_hand_is_dealt_on_request_or_by_the_clock(friends_table: Table)
         return
     with pytest.raises(GameError, match="watching"):
         services.hand_next(
-            table_id=friends_table.pk, user=User.objects.create(username="w"), version=None
+            table_id=friends_table.pk,
+            user=User.objects.create(username="w"),
+            version=friends_table.version,
         )
     assert services.run_due(now=later()) == 1
     assert friends_table.hands.count() == 2
