@@ -1,0 +1,66 @@
+"""The new-table form: every refused field says why, on the page, and creates nothing."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from games.forms import TableForm
+from games.models import Table
+
+pytestmark = pytest.mark.django_db
+
+VALID = {
+    "mode": "friends",
+    "preset": "domino",
+    "seating": "2",
+    "hand_size": "7",
+    "draw": "yes",
+    "target": "100",
+    "bot_level": "easy",
+}
+
+
+def _shown_errors(client: Client, data: dict[str, str]) -> tuple[str, dict[str, list[str]]]:
+    response = client.post(reverse("table_new"), data)
+    assert response.status_code == 200
+    assert not Table.objects.exists()
+    errors = response.context["form"].errors
+    assert errors, "the form was refused without saying why"
+    return response.content.decode(), errors
+
+
+def test_the_valid_payload_creates_a_table(english: Client) -> None:
+    assert english.post(reverse("table_new"), VALID).status_code == 302
+    assert Table.objects.count() == 1
+
+
+@pytest.mark.parametrize("field", list(TableForm().fields))
+def test_every_fields_error_is_shown_on_the_new_table_form(english: Client, field: str) -> None:
+    """``mode=ranked`` used to re-render the form with no message: every field shows its own."""
+    page, errors = _shown_errors(english, {**VALID, field: "ranked"})
+    assert list(errors) == [field]
+    for message in errors[field]:
+        assert escape(message) in page, (field, message)
+    assert f'id="id_{field}_error"' in page
+
+
+@pytest.mark.parametrize("field", list(TableForm().fields))
+def test_a_missing_field_is_named_on_the_new_table_form(english: Client, field: str) -> None:
+    data = {k: v for k, v in VALID.items() if k != field}
+    page, errors = _shown_errors(english, data)
+    assert errors[field] == ["This field is required."]
+    assert f'id="id_{field}_error"' in page
+
+
+def test_a_message_for_the_whole_form_is_shown(rf: RequestFactory) -> None:
+    """What no single field can say (the engine refusing a combination) is shown too."""
+    form = TableForm(data=VALID)
+    assert form.is_valid()
+    form.add_error(None, "Domino is not played with these settings.")
+    page = render_to_string("games/_table_form.html", {"form": form}, request=rf.get("/new/"))
+    assert "Domino is not played with these settings." in page
