@@ -124,11 +124,31 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Server errors go to the console once, with debug on or off (Django's default
+# sends them only to mail_admins in production): "GET /path" and the traceback,
+# never the request's cookies, session key, headers or query string.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG", "INFO")}},
+    "filters": {"request_line": {"()": "domino_site.log.RequestLine"}},
+    "formatters": {
+        "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"}
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "requests": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_line"],
+            "formatter": "request",
+        },
+    },
+    "loggers": {
+        "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG", "INFO")},
+        # Not propagated: daphne's root handler would print each error a second time.
+        "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
+        # A 4xx is not a server error: daphne's access log shows it already.
+        "django.request": {"level": "ERROR"},
+    },
 }
 
 # The game clock (bot moves, next hands) runs inside each daphne process.

@@ -1,0 +1,21 @@
+"""Log lines for requests: the method and path, nothing else of the request
+(no cookies, no session key, no query string, no headers)."""
+
+from __future__ import annotations
+
+import logging
+
+
+def _printable(text: str) -> str:
+    """A path cannot forge log lines: control characters are escaped, as Django does."""
+    return text.encode("unicode_escape").decode("ascii")
+
+
+class RequestLine(logging.Filter):
+    """Give every record a ``request_line``: "GET /t/abc/" for a request's, "-" otherwise."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        method, path = getattr(request, "method", None), getattr(request, "path", None)
+        record.request_line = f"{method} {_printable(path)}" if method and path else "-"
+        return True
