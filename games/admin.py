@@ -18,7 +18,7 @@ class TableAdmin(admin.ModelAdmin):
 class MoveInline(admin.TabularInline):
     model = Move
     extra = 0
-    readonly_fields = ("ply", "seat", "text", "by_bot", "created_at")
+    readonly_fields = ("ply", "seat", "text", "actor", "created_at")
 
 
 @admin.register(Hand)

@@ -5,3 +5,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # Deadline handlers register themselves when their modules are imported.
+        from games import services, worker  # noqa: F401

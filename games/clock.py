@@ -1,8 +1,10 @@
-"""The game clock: bots' moves and the next hand happen when their time comes.
+"""The deadline worker inside a daphne process, for the embedded default.
 
-Deadlines are rows (``Table.next_action_at``), not sleeping coroutines, so a
-restart loses nothing: whichever daphne process looks next does what is due.
-Daphne has no lifespan events, so the clock starts with the first connection.
+Daphne has no lifespan events, so the worker starts with the first connection.
+It runs each pass on a thread of its own (``thread_sensitive=False``), not on
+the thread that serves the consumers' database work, so a bot thinking never
+queues a viewer's update; what it announces still goes through this process's
+event loop (asgiref hands ``async_to_sync`` calls back to it).
 """
 
 from __future__ import annotations
@@ -11,23 +13,26 @@ import asyncio
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.utils import timezone
 
 from games.constants import CLOCK_TICK
-from games.services import run_due
+from games.worker import ensure_periodic, step
 
 log = logging.getLogger(__name__)
 
 
 async def run_clock(tick: float = CLOCK_TICK) -> None:
-    """Forever: advance every due table, then wait a tick."""
+    """Forever: apply every due deadline, then wait a tick."""
+    await sync_to_async(ensure_periodic, thread_sensitive=False)(timezone.now())
     while True:
         try:
-            await database_sync_to_async(run_due)()
+            done = await sync_to_async(step, thread_sensitive=False)()
         except Exception:
-            log.exception("game clock tick failed")
-        await asyncio.sleep(tick)
+            log.exception("deadline worker pass failed")
+            done = 0
+        await asyncio.sleep(0 if done else tick)
 
 
 class GameClockMiddleware:

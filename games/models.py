@@ -34,6 +34,7 @@ class Table(models.Model):
     class Mode(models.TextChoices):
         COMPUTER = "computer", _("vs computer")
         FRIENDS = "friends", _("vs friends")
+        ONLINE = "online", _("online")
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("waiting for players")
@@ -56,9 +57,12 @@ class Table(models.Model):
     target = models.PositiveSmallIntegerField(null=True, blank=True)
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.MEDIUM)
 
+    # Seconds a person has for a move (the turn clock); None: no clock.
+    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Seats that matchmaking completed with simulated players (the league counts such rooms half).
+    fillers = models.PositiveSmallIntegerField(default=0)
+
     version = models.PositiveIntegerField(default=0)
-    # When the game clock must look at this table (a bot's move, the next hand).
-    next_action_at = models.DateTimeField(null=True, blank=True, db_index=True)
     winners = models.CharField(max_length=16, blank=True)  # seats, "0,2"; empty: none or a draw
     rematch = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
@@ -98,7 +102,13 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    """A place at a table: a person, a bot, or free (neither)."""
+    """A place at a table: a person, a bot, or free (neither).
+
+    A person's seat may be ``away``: after two turns the clock played for them,
+    a bot plays it until they are back.  A bot seat may be a ``filler``: a
+    simulated player with a human-looking ``bot_name`` that matchmaking sat
+    at an online table nobody else came to.
+    """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -110,6 +120,10 @@ class Seat(models.Model):
         related_name="seats",
     )
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    bot_name = models.CharField(max_length=40, blank=True)
+    is_filler = models.BooleanField(default=False)
+    away = models.BooleanField(default=False)
+    timeouts = models.PositiveSmallIntegerField(default=0)  # turns in a row the clock played
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -124,6 +138,12 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(user__isnull=True) | Q(bot_level=""),
                 name="games_seat_person_or_bot",
+            ),
+            models.CheckConstraint(
+                condition=Q(away=False) | Q(user__isnull=False), name="games_seat_away_is_a_person"
+            ),
+            models.CheckConstraint(
+                condition=Q(is_filler=False) | ~Q(bot_level=""), name="games_seat_filler_is_a_bot"
             ),
         ]
 
@@ -164,11 +184,18 @@ class Hand(models.Model):
 class Move(models.Model):
     """An accepted move, append-only, stored before anybody is told of it."""
 
+    class Actor(models.TextChoices):
+        PERSON = "person", _("the player")
+        BOT = "bot", _("a computer player")
+        CLOCK = "clock", _("the clock, time having run out")
+        FORCED = "forced", _("the clock, the only move possible")
+        AWAY = "away", _("a computer player, the player being away")
+
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     text = models.CharField(max_length=12)
-    by_bot = models.BooleanField(default=False)
+    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.PERSON)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -205,3 +232,85 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_user_id} -> {self.to_user_id} ({self.table_id})"
+
+
+class SeatResult(models.Model):
+    """How one seat finished a match: written in the transaction that ends it.
+
+    Coins, XP and the league pay from these rows.  ``rank`` 1 is the best;
+    partners share their side's rank and equal scores share a rank.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="results",
+    )
+    side = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    points = models.PositiveIntegerField()  # the side's final match points
+    is_bot = models.BooleanField()  # a bot played the seat at the end (filler, bot, or away)
+    is_filler = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="games_result_one_per_seat"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="games_result_rank_from_1"),
+        ]
+        indexes = [models.Index(fields=["user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.table_id}: rank {self.rank}"
+
+
+class Deadline(models.Model):
+    """Something that must happen at a time: a row, so a restart loses nothing.
+
+    The worker (``games.worker``) claims due rows and applies each exactly once
+    under its subject's lock: a table's row for table kinds, otherwise the
+    subject named by ``key`` (a matchmaking pool, a league week…).
+    """
+
+    class Kind(models.TextChoices):
+        BOT_MOVE = "bot_move", _("a computer player's move")
+        TURN_CLOCK = "turn_clock", _("a turn's time running out")
+        NEXT_HAND = "next_hand", _("the next hand")
+        POOL_FILL = "pool_fill", _("filling a room with simulated players")
+        STAKE_FILL = "stake_fill", _("a stake table's time to fill")
+        LEAGUE_WEEK = "league_week", _("closing the league's week")
+        HOUSEKEEPING = "housekeeping", _("housekeeping")
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="deadlines"
+    )
+    key = models.CharField(max_length=64, blank=True)
+    due_at = models.DateTimeField()
+    version = models.PositiveIntegerField(null=True, blank=True)  # the table's, when scheduled
+    claimed_until = models.DateTimeField(null=True, blank=True)  # a worker's lease
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "table"],
+                condition=Q(table__isnull=False),
+                name="games_deadline_once_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "key"], condition=~Q(key=""), name="games_deadline_once_per_key"
+            ),
+            models.CheckConstraint(
+                condition=Q(table__isnull=False) | ~Q(key=""), name="games_deadline_has_subject"
+            ),
+        ]
+        indexes = [models.Index(fields=["due_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.table_id or self.key} at {self.due_at:%H:%M:%S}"

@@ -74,6 +74,41 @@ class Match:
         scores = self.scores
         return self.rules.seats_of(scores.index(max(scores)))
 
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's final rank, 1 the best, once the match is over.
+
+        Sides are ranked by match points (partners share their side's rank,
+        equal sides share a rank: 1, 1, 3).  In single-hand play the hand's
+        winners rank first and the others follow by the pips left in hand,
+        fewest first; a drawn hand ranks everybody first.
+
+        >>> import random
+        >>> from .rules import PRESETS
+        >>> m = Match(PRESETS["blocco"], rng=random.Random(3))  # 2 players, one hand
+        >>> while not m.round.over:
+        ...     m.round.play(m.round.legal_moves()[0])
+        >>> str(m.round.result), m.ranks()
+        ('domino 0 15', (1, 2))
+        """
+        if not self.over:
+            raise ValueError("the match is not over yet")
+        rules = self.rules
+        if rules.target is None:
+            result = self.round.result
+            assert result is not None
+            if not result.winners:
+                return (1,) * rules.players
+            winning = rules.side_of(result.winners[0])
+            pips = [0] * rules.sides
+            for seat, p in enumerate(result.pips):
+                pips[rules.side_of(seat)] += p
+            # The winning side first, then the others by pips, fewest first.
+            keys = [(side != winning, pips[side]) for side in range(rules.sides)]
+        else:
+            keys = [(False, -points) for points in self.scores]
+        side_rank = [1 + sum(other < key for other in keys) for key in keys]
+        return tuple(side_rank[rules.side_of(seat)] for seat in range(rules.players))
+
     def next_deal(self) -> tuple[int, int | None]:
         """The dealer of the next hand, and the seat opening it freely (or None)."""
         previous = self.round
