@@ -11,12 +11,14 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
-from games.models import Invitation, Seat, Table
+from games.models import Deadline, Hand, Invitation, Move, Seat, Table
 from games.records import load_match
 
 _POSITIONS = {
@@ -39,6 +41,8 @@ class SeatInfo:
     tiles: int | None
     is_turn: bool
     position: str
+    is_filler: bool = False
+    is_away: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ class LogLine:
     end: str
     count: int
     ends: tuple[int, int] | None
+    actor: str = "person"  # who made the move: Move.Actor (the clock, a stand-in bot…)
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,8 @@ class TableView:
     you_won: bool
     invitations: tuple[str, ...]
     next_hand_at: datetime | None
+    turn_ends_at: datetime | None = None  # the turn clock's deadline, from the server
+    you_are_away: bool = False
 
     @property
     def playing(self) -> bool:
@@ -133,6 +140,8 @@ class TableView:
 
 
 def seat_name(seat: Seat) -> str:
+    if seat.bot_name:
+        return seat.bot_name
     if seat.is_bot:
         return _("Computer (%(level)s)") % {"level": seat.get_bot_level_display()}
     if seat.user is None:
@@ -140,8 +149,28 @@ def seat_name(seat: Seat) -> str:
     return seat.user.display_name
 
 
-def table_view(*, table: Table, user: User | None) -> TableView:
-    """Everything ``user`` may see of ``table``, and nothing more."""
+#: Reads that find the table changed under them before one is whole; then a locked read.
+_OPTIMISTIC_READS = 3
+
+
+def table_view(*, table: Table | int, user: User | AnonymousUser | None) -> TableView:
+    """Everything ``user`` may see of ``table``, and nothing more, read at one version.
+
+    Every change to a table bumps its version in the same transaction, so a view
+    whose version is the same before and after its reads saw no change between
+    them (on PostgreSQL and SQLite alike).  When a busy table keeps moving, the
+    last attempt reads under the table's row lock."""
+    table_id = table if isinstance(table, int) else table.pk
+    viewer = user if user is not None and user.is_authenticated else None
+    for _attempt in range(_OPTIMISTIC_READS):
+        view = _table_view(Table.objects.get(pk=table_id), viewer)
+        if Table.objects.filter(pk=table_id, version=view.version).exists():
+            return view
+    with transaction.atomic():
+        return _table_view(Table.objects.select_for_update().get(pk=table_id), viewer)
+
+
+def _table_view(table: Table, user: User | None) -> TableView:
     seats = list(table.seats.select_related("user"))
     rules = table.rules
     mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
@@ -180,15 +209,26 @@ def table_view(*, table: Table, user: User | None) -> TableView:
             tiles=counts[s.number] if counts else None,
             is_turn=s.number == turn,
             position=positions[(s.number - base) % rules.players],
+            is_filler=s.is_filler,
+            is_away=s.away,
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )
     hand, draw_move, pass_move = _hand_and_moves(player)
-    invitations = tuple(
-        i.to_user.display_name
-        for i in table.invitations.filter(status=Invitation.Status.PENDING).select_related(
-            "to_user"
+    invitations = (
+        tuple(
+            i.to_user.display_name
+            for i in table.invitations.filter(status=Invitation.Status.PENDING).select_related(
+                "to_user"
+            )
         )
+        if table.status == Table.Status.WAITING
+        else ()
+    )
+    deadlines = (
+        {d.kind: d.due_at for d in table.deadlines.all()}
+        if table.status == Table.Status.PLAYING
+        else {}
     )
     your_side = rules.side_of(you) if you is not None else None
     winning_side = rules.side_of(winners[0]) if winners else None
@@ -206,7 +246,7 @@ def table_view(*, table: Table, user: User | None) -> TableView:
         pass_move=pass_move,
         your_turn=bool(player and player.legal_moves),
         turn_name=names[turn] if turn is not None else "",
-        log=tuple(_log_lines(player, names)) if player else (),
+        log=tuple(_log_lines(player, names, _actors(hands))) if player else (),
         scores=tuple(
             SideScore(
                 names=_join_names(rules.seats_of(side), names),
@@ -226,7 +266,11 @@ def table_view(*, table: Table, user: User | None) -> TableView:
         winner_names=_join_names(winners, names) if winners else "",
         you_won=you is not None and you in winners,
         invitations=invitations,
-        next_hand_at=table.next_action_at if player and player.over and not match_over else None,
+        next_hand_at=deadlines.get(Deadline.Kind.NEXT_HAND)
+        if player and player.over and not match_over
+        else None,
+        turn_ends_at=deadlines.get(Deadline.Kind.TURN_CLOCK),
+        you_are_away=bool(mine and mine.away),
     )
 
 
@@ -253,22 +297,28 @@ def _hand_and_moves(
     return hand, draw_move, pass_move
 
 
-def _log_lines(player: PlayerView, names: dict[int, str]) -> list[LogLine]:
+def _actors(hands: list[Hand]) -> list[str]:
+    """Who made each move of the current hand (a person, a bot, the clock…), by ply."""
+    return [m.actor for m in hands[-1].moves.all()] if hands else []
+
+
+def _log_lines(player: PlayerView, names: dict[int, str], actors: list[str]) -> list[LogLine]:
     """The public log, newest first, consecutive draws by one seat counted together."""
     lines: list[LogLine] = []
-    for event in player.log:
+    for ply, event in enumerate(player.log):
+        actor = actors[ply] if ply < len(actors) else Move.Actor.PERSON
         move = event.move
         if isinstance(move, Draw):
             last = lines[-1] if lines else None
             if last and last.kind == "draw" and last.name == names[event.seat]:
                 lines[-1] = LogLine(last.name, "draw", None, "", last.count + 1, last.ends)
                 continue
-            lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends))
+            lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends, actor))
         elif isinstance(move, Pass):
-            lines.append(LogLine(names[event.seat], "pass", None, "", 0, event.ends))
+            lines.append(LogLine(names[event.seat], "pass", None, "", 0, event.ends, actor))
         else:
             end = move.end if event.ends is not None else ""
-            lines.append(LogLine(names[event.seat], "play", move.tile, end, 0, event.ends))
+            lines.append(LogLine(names[event.seat], "play", move.tile, end, 0, event.ends, actor))
     return lines[::-1]
 
 

@@ -1,13 +1,18 @@
-"""Games in progress: moves by people and bots, the next hand, the game clock.
+"""Games in progress: moves by people, bots and the turn clock; the next hand.
 
 Every change happens under the table's row lock, checked by the engine, and is
 stored in the same transaction; viewers hear of it only after the commit.
+What happens next at a table — a bot's move, a turn's time running out, the
+next hand — is one deadline row (``games.deadlines``), replaced at every change
+and applied by the worker.  A bot (or the clock playing for someone) decides
+from the view at version v *before* the lock is taken, then applies its move
+only if the table is still at v; otherwise it decides again.
 """
 
 from __future__ import annotations
 
-import logging
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -15,40 +20,91 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.constants import BOT_DELAY, BOT_FORCED_DELAY, NEXT_HAND_DELAY
+from games import signals
+from games.constants import (
+    AWAY_AFTER_TIMEOUTS,
+    BOT_DELAY,
+    BOT_FORCED_DELAY,
+    FORCED_MOVE_SECONDS,
+    NEXT_HAND_DELAY,
+    STAND_IN_BOT_LEVEL,
+)
+from games.deadlines import handles, set_deadline, still_due
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine.bots import make_bot
 from games.errors import GameError, illegal_move_message
-from games.models import Hand, Seat, Table
+from games.models import Deadline, Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 
 from .common import check_version, locked_table, table_changed
 
-log = logging.getLogger(__name__)
-RETRY_AFTER = 30  # seconds before the clock tries a failing table again
 _check_version = check_version  # the old name, until its callers move to check_version
 
+#: The deadline kinds that drive play; a table has at most one of them at a time.
+PLAY_KINDS = (Deadline.Kind.BOT_MOVE, Deadline.Kind.TURN_CLOCK, Deadline.Kind.NEXT_HAND)
+Actor = StoredMove.Actor
 
-def schedule(table: Table, match: Match, now: datetime | None = None) -> None:
-    """Set when the game clock must next act on this table (None: waiting on a person)."""
-    now = now or timezone.now()
-    table.next_action_at = None
+
+def _seats(table: Table) -> list[Seat]:
+    return list(table.seats.order_by("number"))
+
+
+def _next_action(
+    table: Table, match: Match, seats: list[Seat], now: datetime
+) -> tuple[str, datetime] | None:
+    """What the worker must do next at this table, and when (None: wait for a person)."""
     if match.over:
-        return
+        return None
     current = match.round
     if current.over:
-        table.next_action_at = now + timedelta(seconds=NEXT_HAND_DELAY)
-        return
-    seat = table.seats.get(number=current.turn)
-    if seat.is_bot:
-        forced = len(current.legal_moves()) == 1
+        return Deadline.Kind.NEXT_HAND, now + timedelta(seconds=NEXT_HAND_DELAY)
+    seat = seats[current.turn]
+    forced = len(current.legal_moves()) == 1
+    if seat.is_bot or seat.away:
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
-        table.next_action_at = now + timedelta(seconds=random.uniform(low, high))
+        return Deadline.Kind.BOT_MOVE, now + timedelta(seconds=random.uniform(low, high))
+    if table.turn_seconds:
+        seconds = FORCED_MOVE_SECONDS if forced else table.turn_seconds
+        return Deadline.Kind.TURN_CLOCK, now + timedelta(seconds=seconds)
+    return None
 
 
-def _record(table: Table, match: Match, move: Move, *, seat: int, by_bot: bool) -> None:
-    """Apply ``move`` for ``seat`` and store it with its consequences, then bump the version."""
+def schedule(table: Table, match: Match, seats: list[Seat], now: datetime | None = None) -> None:
+    """Replace the table's play deadline with what comes next (call under the table's lock)."""
+    action = _next_action(table, match, seats, now or timezone.now())
+    stale = Deadline.objects.filter(table=table, kind__in=PLAY_KINDS)
+    if action is None:
+        stale.delete()
+        return
+    kind, due_at = action
+    stale.exclude(kind=kind).delete()
+    set_deadline(kind, due_at, table=table, version=table.version)
+
+
+def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
+    """One result row per seat, in the transaction that ends the match; then the payers."""
+    rules, ranks, scores = table.rules, match.ranks(), match.scores
+    SeatResult.objects.bulk_create(
+        SeatResult(
+            table=table,
+            seat=seat.number,
+            user_id=seat.user_id,
+            side=rules.side_of(seat.number),
+            rank=ranks[seat.number],
+            points=scores[rules.side_of(seat.number)],
+            is_bot=seat.is_bot or seat.away,
+            is_filler=seat.is_filler,
+        )
+        for seat in seats
+    )
+    signals.match_finished.send(sender=Table, table=table)
+
+
+def _record(
+    table: Table, match: Match, move: Move, *, seats: list[Seat], seat: int, actor: str
+) -> None:
+    """Apply ``move`` for ``seat`` and store it with its consequences, at the next version."""
     current = match.round
     try:
         current.play(move)
@@ -57,7 +113,7 @@ def _record(table: Table, match: Match, move: Move, *, seat: int, by_bot: bool) 
     hand = table.hands.get(number=len(match.rounds) - 1)
     played = current.moves  # as the engine logged it: an opening is always on the left
     StoredMove.objects.create(
-        hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), by_bot=by_bot
+        hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor
     )
     now = timezone.now()
     if current.result is not None:
@@ -70,8 +126,9 @@ def _record(table: Table, match: Match, move: Move, *, seat: int, by_bot: bool) 
         table.status = Table.Status.FINISHED
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
-    schedule(table, match, now)
+        _store_results(table, match, seats)
     table_changed(table)
+    schedule(table, match, seats, now)
 
 
 def _playing(table: Table) -> Match:
@@ -80,14 +137,27 @@ def _playing(table: Table) -> Match:
     return load_match(table)
 
 
+def _your_seat(table: Table, seats: list[Seat], user: User) -> Seat:
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise GameError(_("You are watching this table, not playing."))
+    return seat
+
+
+def _present(seat: Seat) -> None:
+    """A person acted: the clock's count starts again and an away seat is theirs again."""
+    if seat.away or seat.timeouts:
+        seat.away, seat.timeouts = False, 0
+        seat.save(update_fields=["away", "timeouts"])
+
+
 @transaction.atomic
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
     table = locked_table(table_id)
-    seat = table.seats.filter(user=user).first()
-    if seat is None:
-        raise GameError(_("You are watching this table, not playing."))
-    _check_version(table, version)
+    seats = _seats(table)
+    seat = _your_seat(table, seats, user)
+    check_version(table, version)
     match = _playing(table)
     if match.round.over:
         raise GameError(_("This hand is over."))
@@ -97,78 +167,122 @@ def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
         parsed = parse_move(move)
     except ValueError:
         raise GameError(_("That is not a move.")) from None
-    _record(table, match, parsed, seat=seat.number, by_bot=False)
+    _present(seat)
+    _record(table, match, parsed, seats=seats, seat=seat.number, actor=Actor.PERSON)
 
 
-def _deal_next(table: Table, match: Match) -> None:
+@transaction.atomic
+def seat_back(*, table_id: int, user: User, version: int) -> None:
+    """ "I'm back": an away player takes their seat back from the bot."""
+    table = locked_table(table_id)
+    seats = _seats(table)
+    seat = _your_seat(table, seats, user)
+    check_version(table, version)
+    match = _playing(table)
+    if not seat.away:
+        return
+    _present(seat)
+    table_changed(table)
+    schedule(table, match, seats)
+
+
+def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
     current = match.next_round()
     Hand.objects.create(
         table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
     )
-    schedule(table, match)
     table_changed(table)
+    schedule(table, match, seats)
 
 
 @transaction.atomic
 def hand_next(*, table_id: int, user: User, version: int) -> None:
     """A seated player asks for the next hand once the current one is over."""
     table = locked_table(table_id)
-    if not table.seats.filter(user=user).exists():
-        raise GameError(_("You are watching this table, not playing."))
-    _check_version(table, version)
+    seats = _seats(table)
+    _present(_your_seat(table, seats, user))
+    check_version(table, version)
     match = _playing(table)
     if not match.round.over:
         raise GameError(_("This hand is still being played."))
-    _deal_next(table, match)
+    _deal_next(table, match, seats)
 
 
-def bot_choice(match: Match, seat: Seat) -> Move:
-    """What the bot on ``seat`` plays: it is given that seat's view and nothing else."""
+def stand_in_choice(match: Match, seat: Seat) -> Move:
+    """What is played for ``seat``: by its bot, or for a person by the stand-in bot.
+
+    The bot is given that seat's view and nothing else."""
     view = match.round.view(seat.number)
-    return make_bot(seat.bot_level).choose(view)
+    return make_bot(seat.bot_level or STAND_IN_BOT_LEVEL).choose(view)
 
 
-@transaction.atomic
-def table_advance(*, table_id: int, now: datetime) -> bool:
-    """The clock's step for one due table: a bot's move or the next hand.
+@dataclass
+class _Plan:
+    """What the worker will do at a table, decided at ``version`` without a lock."""
 
-    Returns False when there was nothing due (another process got there first).
-    """
-    table = locked_table(table_id)
-    if table.next_action_at is None or table.next_action_at > now:
-        return False
+    version: int
+    match: Match | None = None
+    seats: list[Seat] | None = None
+    move: Move | None = None
+    seat: int = 0
+    actor: str = ""
+
+    @property
+    def nothing(self) -> bool:
+        return self.match is None
+
+
+def _plan(table_id: int) -> _Plan:
+    table = Table.objects.get(pk=table_id)
+    plan = _Plan(version=table.version)
     if table.status != Table.Status.PLAYING:
-        table.next_action_at = None
-        table.save(update_fields=["next_action_at"])
-        return False
-    match = load_match(table)
-    if match.round.over:
-        _deal_next(table, match)
-        return True
-    seat = table.seats.get(number=match.round.turn)
-    if not seat.is_bot:
-        schedule(table, match, now)
-        table.save(update_fields=["next_action_at"])
-        return False
-    _record(table, match, bot_choice(match, seat), seat=seat.number, by_bot=True)
-    return True
+        return plan
+    match, seats = load_match(table), _seats(table)
+    current = match.round
+    if match.over:
+        return plan
+    if current.over:
+        return _Plan(version=table.version, match=match, seats=seats)
+    seat = seats[current.turn]
+    if seat.is_bot:
+        actor = Actor.BOT
+    elif seat.away:
+        actor = Actor.AWAY
+    elif table.turn_seconds:
+        actor = Actor.FORCED if len(current.legal_moves()) == 1 else Actor.CLOCK
+    else:
+        return plan  # a person's turn with no clock: nothing for the worker
+    move = stand_in_choice(match, seat)  # the slow part, outside any lock
+    return _Plan(table.version, match, seats, move, seat.number, actor)
 
 
-def run_due(*, now: datetime | None = None, limit: int = 50) -> int:
-    """Advance every table whose deadline has passed; returns how many moved."""
-    now = now or timezone.now()
-    due = list(
-        Table.objects.filter(next_action_at__lte=now, status=Table.Status.PLAYING)
-        .order_by("next_action_at")
-        .values_list("pk", flat=True)[:limit]
-    )
-    done = 0
-    for table_id in due:
-        try:
-            done += table_advance(table_id=table_id, now=now)
-        except Exception:  # one broken table must not stop the clock for the others
-            log.exception("game clock: table %s failed; retrying in %ss", table_id, RETRY_AFTER)
-            Table.objects.filter(pk=table_id).update(
-                next_action_at=now + timedelta(seconds=RETRY_AFTER)
+@handles(*PLAY_KINDS)
+def advance_table(claimed: Deadline, now: datetime) -> bool:
+    """The worker's step at a table: a bot's move, the clock's, or the next hand."""
+    assert claimed.table_id is not None
+    for _attempt in range(3):
+        plan = _plan(claimed.table_id)
+        with transaction.atomic():
+            table = locked_table(claimed.table_id)
+            deadline = still_due(claimed)
+            if deadline is None:
+                return False  # applied or replaced meanwhile
+            if table.version != plan.version:
+                continue  # the table moved on while the bot thought: decide again
+            if plan.nothing:
+                deadline.delete()
+                return False
+            assert plan.match is not None and plan.seats is not None
+            if plan.move is None:
+                _deal_next(table, plan.match, plan.seats)
+                return True
+            if plan.actor == Actor.CLOCK:
+                seat = plan.seats[plan.seat]
+                seat.timeouts += 1
+                seat.away = seat.timeouts >= AWAY_AFTER_TIMEOUTS
+                seat.save(update_fields=["away", "timeouts"])
+            _record(
+                table, plan.match, plan.move, seats=plan.seats, seat=plan.seat, actor=plan.actor
             )
-    return done
+            return True
+    return False

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 from django import template
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -77,3 +79,17 @@ def pips(tile: Tile) -> str:
 def ws_vals(**values: object) -> str:
     """The JSON a ws-send button sends (autoescaped into its hx-vals attribute)."""
     return json.dumps(values)
+
+
+@register.filter
+def ms_until(moment: datetime | None) -> int:
+    """Milliseconds from now until ``moment`` (0 if past): what a countdown starts from."""
+    if moment is None:
+        return 0
+    return max(0, int((moment - timezone.now()).total_seconds() * 1000))
+
+
+@register.filter
+def seconds_until(moment: datetime | None) -> int:
+    """Whole seconds left until ``moment``, rounded up: what a countdown shows first."""
+    return -(-ms_until(moment) // 1000)
