@@ -213,9 +213,7 @@ def test_vs_computer_and_friends_have_no_clock_unless_the_host_chose_one(
 ) -> None:
     computer = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     assert computer.turn_seconds is None and turn_deadline(computer) is None
-    timed = services.table_create(
-        host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO, turn_seconds=30
-    )
+    timed = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO, turn_seconds=30)
     services.table_join(table_id=timed.pk, user=bruno, version=version_of(timed))
     services.table_start(table_id=timed.pk, by=anna, version=version_of(timed))
     deadline = turn_deadline(timed)

@@ -39,7 +39,7 @@ def two_workers(work: Callable[[], None]) -> None:
         try:
             start.wait()
             work()
-        except BaseException as error:  # noqa: BLE001 - reported below
+        except BaseException as error:  # reported below
             errors.append(error)
         finally:
             connections.close_all()
