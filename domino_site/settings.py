@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "accounts",
     "games",
+    "economy",
 ]
 
 MIDDLEWARE = [

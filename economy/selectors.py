@@ -1,0 +1,97 @@
+"""Reads on coins: balances, the last transfers, active boosters, the numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from economy import numbers
+from economy.models import Account, Entry, Purchase, Transfer
+from economy.services.grants import bonus_day, daily_key
+from economy.services.rewards import base_reward
+from economy.services.shop import PRODUCTS, Product
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+SEATINGS = ("2", "3", "4", "pairs")
+
+
+def balance_of(*, user: User) -> int:
+    """The player's coins (0 before their wallet opens)."""
+    wallet = Account.objects.filter(kind=Account.Kind.WALLET, user=user).first()
+    return wallet.balance if wallet else 0
+
+
+def ledger_balance(*, account: Account) -> int:
+    """The account's coins summed from its entries (the truth the cache mirrors)."""
+    total = Entry.objects.filter(account=account).aggregate(total=Sum("amount"))["total"]
+    return int(total or 0)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One transfer as the wallet's owner sees it."""
+
+    at: datetime
+    reason: str
+    amount: int
+    memo: str
+
+
+def last_transfers(*, user: User, limit: int = 10) -> list[Line]:
+    entries = (
+        Entry.objects.filter(account__kind=Account.Kind.WALLET, account__user=user)
+        .select_related("transfer")
+        .order_by("-transfer_id")[:limit]
+    )
+    return [
+        Line(e.transfer.created_at, e.transfer.get_reason_display(), e.amount, e.transfer.memo)
+        for e in entries
+    ]
+
+
+def active_purchases(*, user: User, at: datetime | None = None) -> list[Purchase]:
+    """Boosters and passes running now (or starting later, bought in advance)."""
+    at = at or timezone.now()
+    return list(Purchase.objects.filter(user=user, ends_at__gt=at).order_by("starts_at"))
+
+
+def daily_collected(*, user: User, now: datetime | None = None) -> bool:
+    return Transfer.objects.filter(key=daily_key(user=user, day=bonus_day(now))).exists()
+
+
+@dataclass(frozen=True)
+class RewardRow:
+    seating: str
+    online_coins: tuple[int, ...]
+    online_xp: tuple[int, ...]
+    friends_coins: int
+    friends_xp: int
+
+
+def reward_rows() -> list[RewardRow]:
+    """The reward table of the rewards page, from ``economy.numbers``."""
+    rows = []
+    for seating in SEATINGS:
+        ranks = range(1, len(numbers.ONLINE_COINS[seating]) + 1)
+        online = [base_reward(mode="online", seating=seating, rank=r) for r in ranks]
+        friends = base_reward(mode="friends", seating=seating, rank=1)
+        rows.append(
+            RewardRow(
+                seating,
+                tuple(c for c, _x in online),
+                tuple(x for _c, x in online),
+                friends[0],
+                friends[1],
+            )
+        )
+    return rows
+
+
+def products() -> list[Product]:
+    return list(PRODUCTS.values())

@@ -1,0 +1,139 @@
+"""Stake tables' pots: stakes go into the table's escrow, and come out exactly once.
+
+Each helper locks the table first (the global lock order: table, seats,
+tickets, wallets), so everything a pot does happens one at a time per table.
+A seat's n-th sitting is keyed ``stake:{table}:{seat}:{n}``; its refund
+``refund:{table}:{seat}:{n}``; the pot ``pot:{table}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from economy import numbers
+from economy.models import Account, Reason, Transfer
+from games.models import Table
+
+from .grants import claimed_only
+from .ledger import escrow_of, post_transfer, wallet_of
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def _locked(table: Table) -> Table:
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _stakes(table: Table, seat: int) -> list[Transfer]:
+    prefix = f"stake:{table.pk}:{seat}:"
+    found = Transfer.objects.filter(key__startswith=prefix, reason=Reason.STAKE)
+    return sorted(found, key=lambda t: int(t.key.rsplit(":", 1)[1]))
+
+
+def _refund_key(stake: Transfer) -> str:
+    return "refund:" + stake.key.removeprefix("stake:")
+
+
+def _open_stake(table: Table, seat: int) -> Transfer | None:
+    """The seat's latest stake, if it is still in the pot."""
+    stakes = _stakes(table, seat)
+    if not stakes or Transfer.objects.filter(key=_refund_key(stakes[-1])).exists():
+        return None
+    return stakes[-1]
+
+
+def _staker(stake: Transfer) -> Account:
+    return stake.entries.select_related("account").get(amount__lt=0).account
+
+
+@transaction.atomic
+def stake_sit(*, table: Table, seat: int, user: User, amount: int) -> Transfer:
+    """Move the stake from the player's wallet into the table's pot.
+
+    Sitting again where one already sits (a retried request) pays nothing more.
+    """
+    claimed_only(user)
+    if amount not in numbers.STAKES:
+        raise ValueError(f"stakes are {numbers.STAKES}, not {amount}")
+    table = _locked(table)
+    wallet = wallet_of(user=user)
+    open_stake = _open_stake(table, seat)
+    if open_stake is not None:
+        if _staker(open_stake).pk != wallet.pk:
+            raise ValueError(f"seat {seat} of table {table.pk} already holds a stake")
+        return open_stake
+    sitting = len(_stakes(table, seat))
+    return post_transfer(
+        key=f"stake:{table.pk}:{seat}:{sitting}",
+        reason=Reason.STAKE,
+        legs=[(wallet, -amount), (escrow_of(table=table), amount)],
+        memo=f"seat {seat}",
+    )
+
+
+@transaction.atomic
+def stake_refund(*, table: Table, seat: int) -> Transfer | None:
+    """Give the seat's stake back (it left before the start); None if it holds none."""
+    table = _locked(table)
+    open_stake = _open_stake(table, seat)
+    if open_stake is None:
+        return None
+    amount = open_stake.entries.get(amount__gt=0).amount
+    return post_transfer(
+        key=_refund_key(open_stake),
+        reason=Reason.REFUND,
+        legs=[(escrow_of(table=table), -amount), (_staker(open_stake), amount)],
+        memo=f"seat {seat}",
+    )
+
+
+@transaction.atomic
+def stakes_refund_all(*, table: Table) -> list[Transfer]:
+    """Every stake still in the pot goes back (a cancelled table, a tied hand)."""
+    table = _locked(table)
+    refunds = []
+    for seat in range(table.players):
+        refund = stake_refund(table=table, seat=seat)
+        if refund is not None:
+            refunds.append(refund)
+    return refunds
+
+
+def pot_shares(pot: int, seats: Sequence[int]) -> dict[int, int]:
+    """The pot split evenly; odd coins go one each to the lowest seat numbers.
+
+    >>> pot_shares(201, [3, 1])
+    {1: 101, 3: 100}
+    """
+    ordered = sorted(seats)
+    base, odd = divmod(pot, len(ordered))
+    return {seat: base + (1 if i < odd else 0) for i, seat in enumerate(ordered)}
+
+
+@transaction.atomic
+def pot_pay(*, table: Table, winners: Sequence[tuple[int, User]]) -> Transfer | None:
+    """The whole pot to the winning side (seat, user), once (``pot:{table}``).
+
+    No booster ever multiplies a pot, and the house takes no commission.
+    """
+    table = _locked(table)
+    key = f"pot:{table.pk}"
+    existing = Transfer.objects.filter(key=key).first()
+    if existing is not None:
+        return existing
+    if not winners:
+        raise ValueError("a pot needs winners")
+    escrow = Account.objects.select_for_update().get(pk=escrow_of(table=table).pk)
+    if escrow.balance == 0:
+        return None
+    shares = pot_shares(escrow.balance, [seat for seat, _user in winners])
+    users = dict(winners)
+    legs: list[tuple[Account, int]] = [(escrow, -escrow.balance)]
+    for seat, share in shares.items():
+        if share:
+            legs.append((wallet_of(user=users[seat]), share))
+    return post_transfer(key=key, reason=Reason.POT, legs=legs, memo=f"table {table.pk}")

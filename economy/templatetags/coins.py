@@ -1,0 +1,26 @@
+"""``{% coins_panel player %}``: a player's coins on their own profile page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from accounts.models import User
+from economy import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("economy/_profile_coins.html", takes_context=True)
+def coins_panel(context: dict[str, Any], player: User) -> dict[str, Any]:
+    """Balance and last movements, shown to the player only (nobody else's business)."""
+    viewer = context.get("user")
+    own = isinstance(viewer, User) and viewer.pk == player.pk and not player.is_guest
+    if not own:
+        return {"own": False}
+    return {
+        "own": True,
+        "balance": selectors.balance_of(user=player),
+        "lines": selectors.last_transfers(user=player, limit=5),
+    }

@@ -1,0 +1,143 @@
+"""Stake tables' pots (RULES.md §7): stakes into escrow, refunds, the pot to the winners."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from accounts.models import User
+from economy import numbers
+from economy.audit import audit_ledger
+from economy.errors import InsufficientCoins
+from economy.models import Account, Reason, Transfer
+from economy.selectors import balance_of
+from economy.services import (
+    escrow_of,
+    pot_pay,
+    pot_shares,
+    stake_refund,
+    stake_sit,
+    stakes_refund_all,
+)
+from games.errors import GameError
+from games.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_stakes_are_100_250_500_or_1000() -> None:
+    assert numbers.STAKES == (100, 250, 500, 1000)
+
+
+def test_sitting_moves_the_stake_from_the_wallet_into_the_pot(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    table = make_table(status="waiting")
+    start = balance_of(user=anna)
+    transfer = stake_sit(table=table, seat=0, user=anna, amount=250)
+    assert transfer.key == f"stake:{table.pk}:0:0"
+    assert balance_of(user=anna) == start - 250
+    assert escrow_of(table=table).balance == 250
+    again = stake_sit(table=table, seat=0, user=anna, amount=250)  # a retried request
+    assert again.pk == transfer.pk and balance_of(user=anna) == start - 250
+
+
+def test_a_stake_that_is_not_on_the_list_is_refused(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    with pytest.raises(ValueError, match="stakes are"):
+        stake_sit(table=make_table(), seat=0, user=anna, amount=300)
+
+
+def test_a_short_balance_cannot_sit_and_nothing_changes(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    table = make_table(status="waiting")
+    stake_sit(table=table, seat=0, user=anna, amount=1000)
+    other = make_table(status="waiting")
+    with pytest.raises(InsufficientCoins):
+        stake_sit(table=other, seat=0, user=anna, amount=100)
+    assert escrow_of(table=other).balance == 0 and balance_of(user=anna) == 0
+
+
+def test_guests_cannot_stake(
+    make_table: Callable[..., Table], make_user: Callable[..., User]
+) -> None:
+    guest = make_user("guest-q", guest=True)
+    with pytest.raises(GameError):
+        stake_sit(table=make_table(), seat=0, user=guest, amount=100)
+
+
+def test_leaving_before_the_start_refunds_the_stake_once(
+    make_table: Callable[..., Table], anna: User, bruno: User
+) -> None:
+    table = make_table(status="waiting")
+    start = balance_of(user=anna)
+    stake_sit(table=table, seat=0, user=anna, amount=500)
+    refund = stake_refund(table=table, seat=0)
+    assert refund is not None and refund.key == f"refund:{table.pk}:0:0"
+    assert stake_refund(table=table, seat=0) is None
+    assert balance_of(user=anna) == start and escrow_of(table=table).balance == 0
+    # the seat is free again: the next sitting has its own keys
+    second = stake_sit(table=table, seat=0, user=bruno, amount=500)
+    assert second.key == f"stake:{table.pk}:0:1"
+    assert escrow_of(table=table).balance == 500
+
+
+def test_a_table_that_does_not_fill_is_cancelled_and_every_stake_refunded(
+    make_table: Callable[..., Table], anna: User, bruno: User
+) -> None:
+    table = make_table(players=3, status="waiting")
+    before = balance_of(user=anna), balance_of(user=bruno)
+    stake_sit(table=table, seat=0, user=anna, amount=100)
+    stake_sit(table=table, seat=2, user=bruno, amount=100)
+    assert len(stakes_refund_all(table=table)) == 2
+    assert stakes_refund_all(table=table) == []
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.CANCELLED)
+    assert (balance_of(user=anna), balance_of(user=bruno)) == before
+    assert audit_ledger().ok
+
+
+def test_the_whole_pot_goes_to_the_winner_with_no_commission(
+    make_table: Callable[..., Table], anna: User, bruno: User
+) -> None:
+    table = make_table()
+    start = balance_of(user=anna), balance_of(user=bruno)
+    stake_sit(table=table, seat=0, user=anna, amount=1000)
+    stake_sit(table=table, seat=1, user=bruno, amount=1000)
+    pot = pot_pay(table=table, winners=[(1, bruno)])
+    assert pot is not None and pot.reason == Reason.POT and pot.key == f"pot:{table.pk}"
+    assert pot_pay(table=table, winners=[(1, bruno)]) == pot  # paid once
+    assert (balance_of(user=anna), balance_of(user=bruno)) == (start[0] - 1000, start[1] + 1000)
+    assert escrow_of(table=table).balance == 0
+
+
+def test_partners_split_the_pot_an_odd_coin_going_to_the_lower_seat() -> None:
+    assert pot_shares(1000, [0, 2]) == {0: 500, 2: 500}
+    assert pot_shares(1001, [3, 1]) == {1: 501, 3: 500}
+    assert pot_shares(250, [2]) == {2: 250}
+
+
+def test_a_tied_hand_returns_the_stakes(
+    make_table: Callable[..., Table], anna: User, bruno: User
+) -> None:
+    table = make_table()
+    start = balance_of(user=anna), balance_of(user=bruno)
+    stake_sit(table=table, seat=0, user=anna, amount=250)
+    stake_sit(table=table, seat=1, user=bruno, amount=250)
+    stakes_refund_all(table=table)
+    assert (balance_of(user=anna), balance_of(user=bruno)) == start
+
+
+def test_the_audit_flags_a_finished_table_whose_pot_is_not_empty(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    table = make_table()
+    stake_sit(table=table, seat=0, user=anna, amount=100)
+    assert audit_ledger().ok
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    problems = audit_ledger().problems
+    assert problems == [f"pot of table {table.pk}: table is over but its pot holds 100"]
+    assert Account.objects.filter(kind=Account.Kind.ESCROW).count() == 1
+    assert Transfer.objects.filter(reason=Reason.STAKE).count() == 1
