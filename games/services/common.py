@@ -1,4 +1,16 @@
-"""What every table service does: lock the table, and announce a change."""
+"""What every table service does: lock the table, and announce a change.
+
+**The lock order**, everywhere (services, the deadline worker, matchmaking,
+the ledger): the table first, then its seats, then invitations and queue
+tickets, then wallets and other ledger accounts (in primary-key order).  A
+service that needs a row of a later kind locks the earlier kinds first, even
+when it only found the table through that row (``invitation_decline`` reads
+the invitation's table id without a lock, locks the table, then the
+invitation).  Two transactions taking the same rows in the same order never
+deadlock on PostgreSQL.  A deadline row is locked after its subject
+(``games.deadlines.still_due``), and nothing slow — a bot thinking — runs
+while any of these locks is held.
+"""
 
 from __future__ import annotations
 

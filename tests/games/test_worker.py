@@ -185,3 +185,16 @@ def test_a_worker_killed_with_deadlines_pending_applies_them_when_it_is_back(
         second.terminate()
         second.wait(timeout=10)
     assert _manage(env, "shell", "-c", BOT_MOVES) == "1"  # once, not twice
+
+
+@pytest.mark.django_db
+def test_the_worker_prunes_unused_guests_by_itself(make_user: Callable[..., User]) -> None:
+    old = make_user("guest-old", guest=True)
+    User.objects.filter(pk=old.pk).update(date_joined=timezone.now() - timedelta(days=60))
+    fresh = make_user("guest-new", guest=True)
+    worker.ensure_periodic(timezone.now())
+    assert deadlines.run_due(now=timezone.now() + timedelta(seconds=1)) >= 1
+    assert not User.objects.filter(pk=old.pk).exists()
+    assert User.objects.filter(pk=fresh.pk).exists()
+    again = Deadline.objects.get(kind=Deadline.Kind.HOUSEKEEPING, key="guests_prune")
+    assert again.due_at > timezone.now() + timedelta(minutes=50)  # it comes back by itself
