@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import User
 from .services import username_check
+from .usernames import username_clean
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
@@ -19,6 +20,9 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
 
     def clean_username(self) -> str:
         return username_check(self.cleaned_data["username"])
+
+    def save(self, commit: bool = True) -> User:
+        raise NotImplementedError("accounts.services.account_signup creates the account")
 
 
 class ClaimForm(forms.Form):
@@ -33,7 +37,7 @@ class ClaimForm(forms.Form):
         self.user = user
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"]
+        username = username_clean(self.cleaned_data["username"])
         User.username_validator(username)
         return username_check(username, exclude=self.user)
 

@@ -1,31 +1,13 @@
-"""Every visitor is a player from the first page: guests need no registration.
-The UI speaks Italian unless the player chose English."""
+"""The UI speaks Italian unless the player chose English.  (Guests are made
+lazily, by the views that need a player: see accounts.guests.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.conf import settings
-from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-
-from .services import guest_create
-
-_NO_GUEST_PREFIXES = ("/static/", "/admin/", "/healthz", "/favicon.ico", "/i18n/")
-
-
-class GuestMiddleware:
-    """Log a first-time visitor in as a new guest (a real, flagged user row)."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not request.user.is_authenticated and not request.path.startswith(_NO_GUEST_PREFIXES):
-            user = guest_create()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return self.get_response(request)
 
 
 def chosen_language(cookies: dict[str, str]) -> str:

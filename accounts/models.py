@@ -2,35 +2,44 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from .usernames import username_key
 
 GUEST_PREFIX = "guest-"
 
 
 class PlayerManager(UserManager):  # type: ignore[type-arg]
     def get_by_natural_key(self, username: str | None) -> User:
-        """Log in whatever the case: usernames are unique case-insensitively."""
-        return self.get(username__iexact=username)
+        """Log in whatever the case or composition: ``username_key`` is unique."""
+        return self.get(username_key=username_key(username or ""))
 
 
 class User(AbstractUser):
     """A player.  A guest is a real row, flagged, with a generated name;
     claiming the account keeps the row, so their history stays theirs."""
 
+    # NFKC + case-folded username, kept by save(): the uniqueness that holds on
+    # every database (SQLite's lower() folds ASCII only).
+    username_key = models.CharField(max_length=150, unique=True, editable=False)
     is_guest = models.BooleanField(_("guest"), default=False)
     guest_tag = models.PositiveIntegerField(_("guest number"), null=True, blank=True)
     xp = models.PositiveIntegerField(_("experience"), default=0)
 
     objects = PlayerManager()
 
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
-        ]
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_key = username_key(self.username)
+        update_fields: Iterable[str] | None = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:

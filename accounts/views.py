@@ -1,28 +1,79 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from games.selectors import player_record
 
+from . import constants
 from .forms import ClaimForm, SignupForm
 from .levels import level_for
+from .limits import TOO_MANY, attempt_limited
 from .models import User
-from .services import guest_claim
+from .services import account_signup, guest_claim
+from .usernames import username_key
+
+TOO_MANY_REQUESTS = 429
+
+
+def _refused(request: HttpRequest, template: str, form: BaseForm) -> HttpResponse:
+    """The form again, saying to wait: a rate limit answers 429, never 500."""
+    form.add_error(None, str(TOO_MANY))
+    return render(request, template, {"form": form}, status=TOO_MANY_REQUESTS)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
-        return redirect("home")
+    if request.method != "POST":
+        return render(request, "accounts/signup.html", {"form": form})
+    if attempt_limited(
+        request,
+        group="signup",
+        per_ip=constants.SIGNUP_RATE_PER_IP,
+        per_username=constants.SIGNUP_RATE_PER_USERNAME,
+    ):
+        return _refused(request, "accounts/signup.html", form)
+    if form.is_valid():
+        try:
+            user = account_signup(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+        except ValidationError as error:
+            form.add_error("username", error)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, counted per address and per username."""
+
+    template_name = "accounts/login.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if attempt_limited(
+            request,
+            group="login",
+            per_ip=constants.LOGIN_RATE_PER_IP,
+            per_username=constants.LOGIN_RATE_PER_USERNAME,
+        ):
+            form = self.get_form()
+            form.add_error(None, str(TOO_MANY))
+            return self.render_to_response(
+                self.get_context_data(form=form), status=TOO_MANY_REQUESTS
+            )
+        return super().post(request, *args, **kwargs)
 
 
 @login_required
@@ -31,22 +82,36 @@ def claim(request: HttpRequest) -> HttpResponse:
     if not user.is_guest:
         return redirect("accounts:profile", username=user.username)
     form = ClaimForm(request.POST or None, user=user)
-    if request.method == "POST" and form.is_valid():
-        claimed = guest_claim(
-            user=user,
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-        )
-        update_session_auth_hash(request, claimed)
-        messages.success(
-            request, _("Your account is yours: welcome, %(name)s!") % {"name": claimed.username}
-        )
-        return redirect("accounts:profile", username=claimed.username)
+    if request.method != "POST":
+        return render(request, "accounts/claim.html", {"form": form})
+    if attempt_limited(
+        request,
+        group="claim",
+        per_ip=constants.CLAIM_RATE_PER_IP,
+        per_username=constants.CLAIM_RATE_PER_USERNAME,
+    ):
+        return _refused(request, "accounts/claim.html", form)
+    if form.is_valid():
+        try:
+            claimed = guest_claim(
+                user=user,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            form.add_error("username", error)
+        else:
+            update_session_auth_hash(request, claimed)
+            messages.success(
+                request,
+                _("Your account is yours: welcome, %(name)s!") % {"name": claimed.username},
+            )
+            return redirect("accounts:profile", username=claimed.username)
     return render(request, "accounts/claim.html", {"form": form})
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username__iexact=username)
+    player = get_object_or_404(User, username_key=username_key(username))
     record = player_record(user=player)
     return render(
         request,
@@ -61,5 +126,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+@login_required
 def my_profile(request: HttpRequest) -> HttpResponse:
     return profile(request, request.user.username)

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -18,12 +19,33 @@ def env_flag(name: str, default: bool) -> bool:
     return default if value is None else value.lower() in ("1", "true", "yes", "on")
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-not-secret-set-DJANGO_SECRET_KEY")
+_DEV_SECRET_KEY = "dev-only-not-secret-set-DJANGO_SECRET_KEY"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _DEV_SECRET_KEY
 DEBUG = env_flag("DJANGO_DEBUG", True)
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "Set DJANGO_SECRET_KEY: debug is off, and the development key is public."
+    )
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [
     o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o
 ]
+
+# HTTPS only, with debug off: redirect http, secure cookies, HSTS.  DJANGO_HTTPS=0
+# serves plain http with debug off (the browser tests on 127.0.0.1 do).
+HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer may probe over http
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000")) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD", True)
+# A proxy that terminates TLS says so in a header, e.g. "X-Forwarded-Proto: https".
+_proxy_ssl_header = os.environ.get("DJANGO_PROXY_SSL_HEADER", "")
+if _proxy_ssl_header:
+    _name, _, _value = _proxy_ssl_header.partition(":")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _name.strip().upper().replace("-", "_"), _value.strip())
 
 INSTALLED_APPS = [
     "daphne",
@@ -46,7 +68,6 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "accounts.middleware.GuestMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -99,6 +120,23 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# One cache for every process when Redis is there (rate limits count in it);
+# otherwise each process has its own, which is right for the single embedded one.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "domino",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Rate limits (django-ratelimit, see accounts/limits.py) key on the client's address:
+# behind a proxy, name the header that holds it, e.g. DJANGO_CLIENT_IP_HEADER=X-Real-IP.
+if _client_ip_header := os.environ.get("DJANGO_CLIENT_IP_HEADER", ""):
+    RATELIMIT_IP_META_KEY = "HTTP_" + _client_ip_header.strip().upper().replace("-", "_")
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

@@ -104,7 +104,8 @@ class TableConsumer(_ViewerConsumer):
         table = Table.objects.get(pk=self.table_id)
         with translation.override(self.language):
             tv = table_view(table=table, user=self.person)
-        context = {"tv": tv, "share_url": self._share_url(table.code)}
+        # user: a visitor's lobby offers the plain sit form, a player's the socket join
+        context = {"tv": tv, "share_url": self._share_url(table.code), "user": self.person}
         return self.render("games/_live.html", context), tv.version
 
     def _share_url(self, code: str) -> str:

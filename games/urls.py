@@ -7,6 +7,7 @@ urlpatterns = [
     path("play/", views.quick_play, name="quick_play"),
     path("new/", views.table_new, name="table_new"),
     path("t/<str:code>/", views.table_page, name="table"),
+    path("t/<str:code>/sit/", views.table_sit, name="table_sit"),
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
     path("invitations/", views.invitations, name="invitations"),
     path("invitations/<int:pk>/accept/", views.invitation_accept, name="invitation_accept"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.guests import guest_required, player_or_guest, viewer
 from games import services
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import PRESETS
@@ -28,19 +30,21 @@ QUICK_PLAY = replace(PRESETS["domino"], players=2, hand_size=7, target=100)
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    user = viewer(request)
     return render(
         request,
         "games/home.html",
         {
             "presets": PRESET_INFO.values(),
-            "invitations": invitations_for(user=request.user)[:10],
-            "in_progress": games_in_progress(user=request.user)[:10],
+            "invitations": invitations_for(user=user)[:10] if user else [],
+            "in_progress": games_in_progress(user=user)[:10] if user else [],
             "levels": BotLevel.choices,
         },
     )
 
 
 @require_POST
+@guest_required
 def quick_play(request: HttpRequest) -> HttpResponse:
     """One click from the home page to a game against the computer."""
     level = request.POST.get("level", DEFAULT_BOT_LEVEL)
@@ -58,10 +62,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 table = services.table_create(
-                    host=request.user,
+                    host=player_or_guest(request),
                     mode=form.cleaned_data["mode"],
                     rules=form.cleaned_data["rules"],
                     bot_level=form.cleaned_data["bot_level"],
+                    turn_seconds=form.cleaned_data["turn_clock"],
                 )
             except GameError as error:
                 form.add_error(None, error.message)
@@ -81,7 +86,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
-    tv = table_view(table=table, user=request.user)
+    tv = table_view(table=table, user=viewer(request))  # a visitor only watches
     share_url = request.build_absolute_uri(reverse("table", args=[table.code]))
     return render(request, "games/table.html", {"tv": tv, "share_url": share_url})
 
@@ -93,8 +98,45 @@ def _go_to_table(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 @require_POST
+def table_sit(request: HttpRequest, code: str) -> HttpResponse:
+    """A plain form's way to a seat, for a visitor with no player yet (who then
+    becomes a guest); players already known sit over the websocket."""
+    table = get_object_or_404(Table, code=code)
+    seat_number = _int_or_none(request.POST.get("seat"))
+    version = _int_or_none(request.POST.get("version"))
+    if version is None or (seat_number is None and request.POST.get("seat")):
+        messages.error(request, _("That request could not be read."))
+        return _go_to_table(request, table)
+    if viewer(request) is None and not table.seats.filter(user=None, bot_level="").exists():
+        messages.info(request, _("The table is full: you are watching."))
+        return _go_to_table(request, table)
+    try:
+        seat = services.table_join(
+            table_id=table.pk,
+            user=player_or_guest(request),
+            version=version,
+            seat_number=seat_number,
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        if seat is None:
+            messages.info(request, _("The table is full: you are watching."))
+    return _go_to_table(request, table)
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None and value != "" else None
+    except ValueError:
+        return None
+
+
+@require_POST
 def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
+    if viewer(request) is None:  # only a player at the table may ask, and a visitor is none
+        return _go_to_table(request, table)
     try:
         rematch = services.table_rematch(table_id=table.pk, by=request.user)
     except GameError as error:
@@ -104,12 +146,16 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def invitations(request: HttpRequest) -> HttpResponse:
+    user = viewer(request)
     return render(
-        request, "games/invitations.html", {"invitations": invitations_for(user=request.user)}
+        request,
+        "games/invitations.html",
+        {"invitations": invitations_for(user=user) if user else []},
     )
 
 
 @require_POST
+@login_required  # an invitation is to a named player: a visitor has none
 def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
     invitation = get_object_or_404(Invitation, pk=pk, to_user=request.user)
     try:
@@ -123,6 +169,7 @@ def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.invitation_decline(invitation_id=pk, user=request.user)

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.selectors import player_by_username
 from games import live
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import Match, Rules
@@ -233,7 +234,7 @@ def table_invite(*, table_id: int, by: User, username: str) -> Invitation:
     _check_waiting(table)
     if table.mode != Table.Mode.FRIENDS:
         raise GameError(_("Only tables with friends take invitations."))
-    invitee = User.objects.filter(username__iexact=username.strip(), is_guest=False).first()
+    invitee = player_by_username(username=username, registered_only=True)
     if invitee is None:
         raise GameError(
             _(

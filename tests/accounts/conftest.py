@@ -1,3 +1,47 @@
-"""Django fixtures for the site tests."""
+"""Django fixtures for the site tests, and accounts' own: a guest client, fresh rate limits."""
 
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from accounts.services import guest_create
 from tests.fixtures import *  # noqa: F403
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings: pytest.FixtureRequest) -> None:
+    """Each test counts attempts from zero (the counters otherwise outlive a test,
+    and in Redis a run); a test may point RATELIMIT_USE_CACHE back at "default"."""
+    settings.CACHES = {  # type: ignore[attr-defined]
+        **settings.CACHES,  # type: ignore[attr-defined]
+        "rate-limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": uuid.uuid4().hex,
+        },
+    }
+    settings.RATELIMIT_USE_CACHE = "rate-limits"  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def one_rate_limit_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting windows end at a fixed time: a test that ran across the end of
+    one would see its count start again."""
+    monkeypatch.setattr("django_ratelimit.core._get_window", lambda value, period: 2**40)
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: pytest.FixtureRequest) -> None:
+    """Rate-limit tests log in dozens of times: a fast hasher keeps them quick."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def guest(english: Client) -> User:
+    """The English client is a guest who has played (guests exist only once they do)."""
+    user = guest_create()
+    english.force_login(user)
+    return user

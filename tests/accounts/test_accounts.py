@@ -18,12 +18,14 @@ from tests.fixtures import DUELLO
 pytestmark = pytest.mark.django_db
 
 
-def test_a_first_visit_gets_a_guest_identity_that_stays(english: Client) -> None:
-    english.get("/")
+def test_a_first_game_gets_a_guest_identity_that_stays(english: Client) -> None:
+    english.post(reverse("quick_play"), {"level": "easy"})
     guest = User.objects.get()
     assert guest.is_guest and not guest.has_usable_password()
     page = english.get("/").content.decode()
-    assert f"Guest {guest.guest_tag}" in page and User.objects.count() == 1
+    assert f"Guest {guest.guest_tag}" in page
+    english.post(reverse("quick_play"), {"level": "easy"})
+    assert User.objects.count() == 1 and guest.hosted_tables.count() == 2
 
 
 def test_static_files_and_health_checks_make_no_guests(client: Client) -> None:
@@ -70,9 +72,7 @@ def test_guest_names_are_reserved(english: Client) -> None:
     assert "reserved" in response.content.decode()
 
 
-def test_a_guest_claims_the_account_and_keeps_their_games(english: Client) -> None:
-    english.get("/")
-    guest = User.objects.get()
+def test_a_guest_claims_the_account_and_keeps_their_games(english: Client, guest: User) -> None:
     table = services.table_create(host=guest, mode=Table.Mode.FRIENDS, rules=DUELLO)
     response = english.post(
         reverse("accounts:claim"),
@@ -87,8 +87,7 @@ def test_a_guest_claims_the_account_and_keeps_their_games(english: Client) -> No
     assert Client().login(username="giulia", password="tavolo-verde-42")
 
 
-def test_a_claim_with_mismatched_passwords_is_refused(english: Client) -> None:
-    english.get("/")
+def test_a_claim_with_mismatched_passwords_is_refused(english: Client, guest: User) -> None:
     response = english.post(
         reverse("accounts:claim"),
         {"username": "Giulia", "password1": "tavolo-verde-42", "password2": "other-pass-99"},

@@ -37,6 +37,8 @@ class LiveSite:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "GAME_CLOCK_ENABLED": "1",
             "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "browser-tests-only-" + "x" * 40,
+            "DJANGO_HTTPS": "0",  # plain http on 127.0.0.1: no redirect, no secure-only cookies
         }
         self.env.pop("REDIS_URL", None)
         self.log = (workdir / "daphne.log").open("a")

@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from accounts.services import guest_create
 from games import services
 from games.models import Invitation, Table
 from tests.fixtures import DUELLO
@@ -113,7 +114,7 @@ def test_someone_elses_invitation_cannot_be_accepted(
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
     invitation = services.table_invite(table_id=table.pk, by=anna, username="bruno")
-    english.get("/")  # a guest
+    english.force_login(guest_create())  # a guest
     assert english.post(reverse("invitation_accept", args=[invitation.pk])).status_code == 404
 
 

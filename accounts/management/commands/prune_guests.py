@@ -1,4 +1,4 @@
-"""Delete guests who never sat at a table and have not been seen for a while."""
+"""Delete guests who never kept a seat or a table and have not been seen for a while."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.constants import GUEST_IDLE
+from accounts.services import guests_prune
 
 
 class Command(BaseCommand):
-    help = "Delete guest users with no seat and no visit in the last --days days (default 30)."
+    help = (
+        "Delete guest users with no seat, no hosted table and no visit in the last "
+        f"--days days (default {GUEST_IDLE.days})."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--days", type=int, default=30)
+        parser.add_argument("--days", type=int, default=GUEST_IDLE.days)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        cutoff = timezone.now() - timedelta(days=options["days"])
-        stale = User.objects.filter(
-            is_guest=True, seats__isnull=True, hosted_tables__isnull=True, last_login__lt=cutoff
-        )
-        count, _ = stale.delete()
+        count = guests_prune(now=timezone.now(), idle_for=timedelta(days=options["days"]))
         self.stdout.write(f"deleted {count} stale guests")
