@@ -41,6 +41,7 @@ class Table(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
         CANCELLED = "cancelled", _("cancelled")
+        ABANDONED = "abandoned", _("abandoned")
 
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
     mode = models.CharField(max_length=16, choices=Mode.choices)
@@ -61,6 +62,8 @@ class Table(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     # Seats that matchmaking completed with simulated players (the league counts such rooms half).
     fillers = models.PositiveSmallIntegerField(default=0)
+    # Coins each player puts in the pot at a stake table; 0: no stake.
+    stake = models.PositiveIntegerField(default=0)
 
     version = models.PositiveIntegerField(default=0)
     winners = models.CharField(max_length=16, blank=True)  # seats, "0,2"; empty: none or a draw
@@ -124,6 +127,7 @@ class Seat(models.Model):
     is_filler = models.BooleanField(default=False)
     away = models.BooleanField(default=False)
     timeouts = models.PositiveSmallIntegerField(default=0)  # turns in a row the clock played
+    ready = models.BooleanField(default=False)  # pressed "next hand" on the hand's result
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -16,12 +16,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import signals
 from games.constants import (
+    ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
     BOT_DELAY,
     BOT_FORCED_DELAY,
@@ -186,25 +189,104 @@ def seat_back(*, table_id: int, user: User, version: int) -> None:
     schedule(table, match, seats)
 
 
-def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
-    current = match.next_round()
-    Hand.objects.create(
-        table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
-    )
+def _check_friends_host(table: Table, user: User) -> None:
+    if table.mode != Table.Mode.FRIENDS or table.host_id != user.pk:
+        raise GameError(_("Only the host of a table with friends can do that."))
+
+
+@transaction.atomic
+def seat_hand_to_bot(*, table_id: int, by: User, seat_number: int, version: int) -> None:
+    """The host hands an absent friend's seat to the computer; the friend takes
+    it back with "I'm back" or any move, as after timeouts."""
+    table = locked_table(table_id)
+    _check_friends_host(table, by)
+    check_version(table, version)
+    match = _playing(table)
+    seats = _seats(table)
+    seat = next((s for s in seats if s.number == seat_number), None)
+    if seat is None or seat.user_id is None or seat.user_id == by.pk:
+        raise GameError(_("Choose the seat of another player."))
+    if seat.away:
+        return
+    seat.away = True
+    seat.save(update_fields=["away"])
     table_changed(table)
     schedule(table, match, seats)
 
 
 @transaction.atomic
+def table_end(*, table_id: int, by: User, version: int) -> None:
+    """The host ends a game with friends before its end: nobody wins it."""
+    table = locked_table(table_id)
+    _check_friends_host(table, by)
+    check_version(table, version)
+    _playing(table)
+    table.status = Table.Status.ABANDONED
+    table.finished_at = timezone.now()
+    table.deadlines.all().delete()
+    table_changed(table)
+
+
+def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
+    """Close games against the computer nobody has played for a while; returns how many."""
+    cutoff = now - timedelta(hours=ABANDONED_AFTER_HOURS)
+    stale = (
+        Table.objects.filter(mode=Table.Mode.COMPUTER, status=Table.Status.PLAYING)
+        .alias(last=Coalesce(Max("hands__moves__created_at"), "started_at"))
+        .filter(last__lt=cutoff)
+        .values_list("pk", flat=True)[:limit]
+    )
+    closed = 0
+    for table_id in list(stale):
+        with transaction.atomic():
+            table = locked_table(table_id)
+            if table.status != Table.Status.PLAYING:
+                continue
+            table.status = Table.Status.ABANDONED
+            table.finished_at = now
+            table.deadlines.all().delete()
+            table_changed(table)
+            closed += 1
+    return closed
+
+
+def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
+    current = match.next_round()
+    Hand.objects.create(
+        table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
+    )
+    if any(s.ready for s in seats):
+        Seat.objects.filter(table=table).update(ready=False)
+        for seat in seats:
+            seat.ready = False
+    table_changed(table)
+    schedule(table, match, seats)
+
+
+def _waits_for(seat: Seat) -> bool:
+    """The next hand waits for this seat's "next hand" (people only; a bot is always ready)."""
+    return seat.user_id is not None and not seat.away and not seat.ready
+
+
+@transaction.atomic
 def hand_next(*, table_id: int, user: User, version: int) -> None:
-    """A seated player asks for the next hand once the current one is over."""
+    """A seated player is ready for the next hand; it is dealt once every person
+    at the table is (or when the countdown ends), so nobody's result is wiped
+    off their screen while they read it."""
     table = locked_table(table_id)
     seats = _seats(table)
-    _present(_your_seat(table, seats, user))
+    seat = _your_seat(table, seats, user)
     check_version(table, version)
     match = _playing(table)
     if not match.round.over:
         raise GameError(_("This hand is still being played."))
+    _present(seat)
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+    if any(_waits_for(s) for s in seats):
+        table_changed(table)  # the others see who is ready
+        return
     _deal_next(table, match, seats)
 
 
