@@ -12,15 +12,17 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from domino_site import echo  # noqa: E402
 from games.clock import GameClockMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+bench = echo.websocket_urlpatterns  # empty unless bench/load.py runs the server
 application = GameClockMiddleware(
     ProtocolTypeRouter(
         {
             "http": ASGIStaticFilesHandler(django_asgi_app),
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + bench))
             ),
         }
     )
