@@ -12,3 +12,29 @@ NEXT_HAND_DELAY = 20.0
 CLOCK_TICK = 0.2
 #: The level of the bots a host adds when none is chosen.
 DEFAULT_BOT_LEVEL = "medium"
+#: Online tables: seconds a person has for each move (a setting of the table).
+ONLINE_TURN_SECONDS = 20
+#: With a turn clock, a forced move (the only one possible) is played after this long.
+FORCED_MOVE_SECONDS = 2.0
+#: After this many turns in a row played by the clock, the seat is away: a bot plays it.
+AWAY_AFTER_TIMEOUTS = 2
+#: The level of the bot that plays for a person whose time ran out, or who is away.
+STAND_IN_BOT_LEVEL = "medium"
+#: The turn clocks a host may give a friends' table (seconds; None: no clock).
+TURN_CLOCK_CHOICES = (None, 20, 30, 60)
+#: Websocket commands per connection: a token bucket of this many at once…
+WS_COMMAND_BURST = 10
+#: …refilled at this many per second; a command beyond it gets "slow down".
+WS_COMMANDS_PER_SECOND = 5.0
+#: After this many commands in a row refused for speed, the socket is closed (code 4429).
+WS_FLOOD_CLOSE_AFTER = 20
+#: The longest command frame read (characters); a longer one is refused unread.
+WS_MAX_FRAME_CHARS = 2048
+#: Open websockets per signed-in session (per address for visitors without one).
+WS_CONNECTIONS_PER_SESSION = 12
+WS_CONNECTIONS_PER_ADDRESS = 60
+#: A connection count is forgotten this long (seconds) after its last new connection,
+#: so a process that crashed without saying goodbye does not hold slots for ever.
+WS_CONNECTION_COUNT_TTL = 3600
+#: A game against the computer nobody has moved in for this long is closed as abandoned.
+ABANDONED_AFTER_HOURS = 6

@@ -6,7 +6,8 @@ the client claims.  Every frame is rendered for that viewer alone.
 
 from __future__ import annotations
 
-import json
+import logging
+import traceback
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -17,20 +18,41 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
-from games.commands import dispatch
+from games import constants, socket_limits
+from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
 from games.models import Table
 from games.selectors import invitations_for, table_view
 
+log = logging.getLogger("games")
+TOO_MANY_CONNECTIONS = 4429  # also the close code when a client floods commands
+
 
 class _ViewerConsumer(AsyncWebsocketConsumer):
-    """Knows its viewer and language from the scope."""
+    """Knows its viewer and language from the scope; a session opens only so many."""
+
+    counted: tuple[str, int] | None = None
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
         self.language = chosen_language(self.scope.get("cookies", {}))
+
+    async def claim_slot(self) -> bool:
+        """Count this connection against its session's cap; False: refused (closed)."""
+        key = socket_limits.connection_key(self.scope)
+        if key is not None:
+            if not await socket_limits.claim_connection(*key):
+                await self.close(code=TOO_MANY_CONNECTIONS)
+                return False
+            self.counted = key
+        return True
+
+    async def release_slot(self) -> None:
+        if self.counted is not None:
+            await socket_limits.release_connection(self.counted[0])
+            self.counted = None
 
     @property
     def person(self) -> Any:
@@ -51,21 +73,25 @@ class TableConsumer(_ViewerConsumer):
         if self.table_id is None:
             await self.close(code=4404)
             return
+        if not await self.claim_slot():
+            return
         self.sent_version = -1
+        self.bucket = socket_limits.command_bucket()
+        self.refused_in_a_row = 0
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         await self.send_view()
 
     async def disconnect(self, code: int) -> None:
+        await self.release_slot()
         if getattr(self, "table_id", None) is not None:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            data = json.loads(text_data or "")
-            if not isinstance(data, dict):
-                raise ValueError
-        except ValueError:
+        if not await self._within_rate():
+            return
+        data = read_frame(text_data, bytes_data)
+        if data is None:
             await self.send_flash(self._t(_("That message could not be read.")))
             return
         if self.person is None:
@@ -78,8 +104,36 @@ class TableConsumer(_ViewerConsumer):
                 await self.send_view(force=True)
             await self.send_flash(error.message, kind="info" if error.stale else "error")
             return
+        except Exception as error:  # a bug: say so, keep the socket, log it once
+            self._log_failure(action_of(data), error)
+            await self.send_flash(self._t(_("Something went wrong: try again in a moment.")))
+            return
         if note:
             await self.send_flash(note, kind="info")
+
+    async def _within_rate(self) -> bool:
+        """Take a token; when there is none, say "slow down" once, and close on a flood."""
+        if self.bucket.take():
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        if self.refused_in_a_row == constants.WS_FLOOD_CLOSE_AFTER:
+            await self.close(code=TOO_MANY_CONNECTIONS)
+        elif self.refused_in_a_row == 1:
+            await self.send_flash(self._t(_("Slow down: too many commands at once.")))
+        return False
+
+    def _log_failure(self, action: str | None, error: Exception) -> None:
+        """Where it failed, but not the exception's text: it could hold a tile or a name."""
+        where = "".join(traceback.format_tb(error.__traceback__))
+        log.error(
+            "websocket command %s failed on table %s (user %s): %s\n%s",
+            action or "?",
+            self.table_id,
+            getattr(self.person, "pk", None),
+            type(error).__qualname__,
+            where,
+        )
 
     def _dispatch(self, data: dict[str, Any]) -> str | None:
         with translation.override(self.language):
@@ -131,11 +185,14 @@ class NotificationConsumer(_ViewerConsumer):
         if self.person is None:
             await self.close(code=4401)
             return
+        if not await self.claim_slot():
+            return
         self.group = user_group(self.person.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
+        await self.release_slot()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

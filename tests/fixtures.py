@@ -66,8 +66,8 @@ PAIRS: Rules = replace(PRESETS["domino"], players=4, hand_size=7)
 def friends_table(anna: User, bruno: User) -> Table:
     """A 2-player duello between anna (seat 0) and bruno (seat 1), started."""
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    services.table_join(table_id=table.pk, user=bruno)
-    services.table_start(table_id=table.pk, by=anna)
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
+    services.table_start(table_id=table.pk, version=version_of(table), by=anna)
     table.refresh_from_db()
     return table
 
@@ -90,3 +90,8 @@ def play_a_legal_move(table: Table, rng: random.Random | None = None) -> str:
         version=table.version,
     )
     return str(move)
+
+
+def version_of(table: Table) -> int:
+    """The table's version now, as a client that has just been shown the table would send it."""
+    return Table.objects.values_list("version", flat=True).get(pk=table.pk)

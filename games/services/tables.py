@@ -16,7 +16,7 @@ from games.engine import Match, Rules
 from games.errors import GameError
 from games.models import BotLevel, Hand, Invitation, Seat, Table
 
-from .common import locked_table, table_changed
+from .common import check_version, locked_table, table_changed
 from .play import schedule
 
 
@@ -70,10 +70,18 @@ def table_create(
 
 
 @transaction.atomic
-def table_join(*, table_id: int, user: User, seat_number: int | None = None) -> Seat | None:
+def table_join(
+    *, table_id: int, user: User, version: int, seat_number: int | None = None
+) -> Seat | None:
     """Take a free seat (the first one unless asked); None when the table is full,
     to watch instead.  Sitting again where you already sit changes nothing."""
     table = locked_table(table_id)
+    check_version(table, version)
+    return _take_seat(table, user, seat_number)
+
+
+def _take_seat(table: Table, user: User, seat_number: int | None = None) -> Seat | None:
+    """``table_join`` on a table already locked."""
     seats = list(table.seats.all())
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is not None:
@@ -98,9 +106,10 @@ def table_join(*, table_id: int, user: User, seat_number: int | None = None) -> 
 
 
 @transaction.atomic
-def table_leave(*, table_id: int, user: User) -> None:
+def table_leave(*, table_id: int, user: User, version: int) -> None:
     """Leave a seat before the game starts (the host cancels the table instead)."""
     table = locked_table(table_id)
+    check_version(table, version)
     _check_waiting(table)
     if table.host_id == user.pk:
         raise GameError(_("The host cannot leave: cancel the table instead."))
@@ -114,9 +123,10 @@ def table_leave(*, table_id: int, user: User) -> None:
 
 
 @transaction.atomic
-def table_swap_seats(*, table_id: int, by: User, a: int, b: int) -> None:
+def table_swap_seats(*, table_id: int, by: User, a: int, b: int, version: int) -> None:
     """The host arranges the seats (who partners whom in 4-player games)."""
     table = locked_table(table_id)
+    check_version(table, version)
     _check_host(table, by)
     _check_waiting(table)
     seats = {s.number: s for s in table.seats.all()}
@@ -141,9 +151,10 @@ def table_swap_seats(*, table_id: int, by: User, a: int, b: int) -> None:
 
 
 @transaction.atomic
-def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str) -> None:
+def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str, version: int) -> None:
     """The host puts a bot on a free seat, changes its level, or ('' level) removes it."""
     table = locked_table(table_id)
+    check_version(table, version)
     _check_host(table, by)
     _check_waiting(table)
     if level:
@@ -158,9 +169,10 @@ def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str) -> N
 
 
 @transaction.atomic
-def table_fill_with_bots(*, table_id: int, by: User, level: str) -> None:
+def table_fill_with_bots(*, table_id: int, by: User, level: str, version: int) -> None:
     """The host fills every empty seat with bots of one level."""
     table = locked_table(table_id)
+    check_version(table, version)
     _check_host(table, by)
     _check_waiting(table)
     _check_bot_level(level)
@@ -173,9 +185,10 @@ def table_fill_with_bots(*, table_id: int, by: User, level: str) -> None:
 
 
 @transaction.atomic
-def table_start(*, table_id: int, by: User) -> None:
+def table_start(*, table_id: int, by: User, version: int) -> None:
     """The host starts the game once every seat has a player or a bot."""
     table = locked_table(table_id)
+    check_version(table, version)
     _check_host(table, by)
     _check_waiting(table)
     if any(s.is_free for s in table.seats.all()):
@@ -215,9 +228,10 @@ def table_rematch(*, table_id: int, by: User) -> Table:
 
 
 @transaction.atomic
-def table_cancel(*, table_id: int, by: User) -> None:
+def table_cancel(*, table_id: int, by: User, version: int) -> None:
     """The host closes a table nobody has started playing."""
     table = locked_table(table_id)
+    check_version(table, version)
     _check_host(table, by)
     _check_waiting(table)
     table.status = Table.Status.CANCELLED
@@ -226,9 +240,10 @@ def table_cancel(*, table_id: int, by: User) -> None:
 
 
 @transaction.atomic
-def table_invite(*, table_id: int, by: User, username: str) -> Invitation:
+def table_invite(*, table_id: int, by: User, username: str, version: int) -> Invitation:
     """Invite a registered player by username; they are told at once."""
     table = locked_table(table_id)
+    check_version(table, version)
     if not table.seats.filter(user=by).exists():
         raise GameError(_("Only players at the table can invite."))
     _check_waiting(table)
@@ -296,7 +311,7 @@ def invitation_accept(*, invitation_id: int, user: User) -> Seat | None:
         if seat is None:
             raise GameError(_("You have already answered this invitation."))
         return seat
-    return table_join(table_id=table.pk, user=user)
+    return _take_seat(table, user)
 
 
 @transaction.atomic

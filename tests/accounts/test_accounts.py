@@ -13,7 +13,7 @@ from accounts.levels import level_for
 from accounts.models import User
 from games import services
 from games.models import Table
-from tests.fixtures import DUELLO
+from tests.fixtures import DUELLO, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_the_profile_shows_games_played_and_won_per_mode_and_preset(
     english: Client, anna: User, bruno: User
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    services.table_join(table_id=table.pk, user=bruno)
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED, winners="1")
     page = english.get(reverse("accounts:profile", args=["BRUNO"]))
     record = page.context["record"]

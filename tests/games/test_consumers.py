@@ -18,7 +18,7 @@ from django.test import Client
 
 from accounts.models import User
 from domino_site.asgi import application
-from games import services
+from games import constants, services
 from games.engine import PRESETS, Tile
 from games.models import Move, Table
 from games.records import load_match
@@ -98,7 +98,10 @@ def new_friends_table(rules: Any) -> tuple[Table, User, User, User]:
     return table, anna, bruno, carla
 
 
-async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_leaks() -> None:
+async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_leaks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(constants, "WS_COMMANDS_PER_SECOND", 1000.0)  # faster than any person
     rules = replace(PRESETS["duello"], target=50)
     table, anna, bruno, carla = await new_friends_table(rules)
     path = f"/ws/table/{table.code}/"
@@ -142,8 +145,8 @@ async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_l
 
 async def test_a_refused_command_gets_a_message_and_changes_nothing() -> None:
     table, anna, bruno, _carla = await new_friends_table(PRESETS["duello"])
-    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno)
-    await sync_to_async(services.table_start)(table_id=table.pk, by=anna)
+    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
+    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
     comm = await connect(f"/ws/table/{table.code}/", anna)
     await frame_at_least(comm, 0)
     version = await current_version(table.pk)

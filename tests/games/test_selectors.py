@@ -13,7 +13,7 @@ from games.engine import Play, Tile
 from games.models import Table
 from games.records import load_match
 from games.selectors import games_in_progress, invitations_for, table_view
-from tests.fixtures import DUELLO, PAIRS, play_a_legal_move
+from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -93,8 +93,8 @@ def test_the_hand_marks_playable_tiles_and_their_ends(friends_table: Table) -> N
 
 def test_consecutive_draws_show_as_one_line_with_a_count(anna: User, bruno: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    services.table_join(table_id=table.pk, user=bruno)
-    services.table_start(table_id=table.pk, by=anna)
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
+    services.table_start(table_id=table.pk, version=version_of(table), by=anna)
     hand = table.hands.get()
     hand.initial_position = (
         "hands=6|6,6|1/2|2,3|0 boneyard=4|4,5|1,6|2 line=- turn=0 dealer=1 opener=6|6"
@@ -112,8 +112,8 @@ def test_consecutive_draws_show_as_one_line_with_a_count(anna: User, bruno: User
 
 def test_invitations_and_games_in_progress_are_listed(anna: User, bruno: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    services.table_invite(table_id=table.pk, version=version_of(table), by=anna, username="bruno")
     assert [i.table for i in invitations_for(user=bruno)] == [table]
     assert list(games_in_progress(user=anna)) == [table]
-    services.table_cancel(table_id=table.pk, by=anna)
+    services.table_cancel(table_id=table.pk, version=version_of(table), by=anna)
     assert not invitations_for(user=bruno).exists() and not games_in_progress(user=anna).exists()

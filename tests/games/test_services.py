@@ -16,7 +16,7 @@ from games.errors import GameError
 from games.models import Hand, Invitation, Move, Table
 from games.records import load_match
 from games.services import play
-from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user
+from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -43,50 +43,65 @@ def test_friends_table_waits_then_the_share_link_seats_anyone_then_others_watch(
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
     assert table.status == Table.Status.WAITING
     guest = make_user("guest-1", guest=True)
-    seat = services.table_join(table_id=table.pk, user=guest)
+    seat = services.table_join(table_id=table.pk, version=version_of(table), user=guest)
     assert seat is not None and seat.number == 1
-    assert services.table_join(table_id=table.pk, user=guest) == seat  # again: same seat
-    assert services.table_join(table_id=table.pk, user=bruno) is None  # full: watch
+    again = services.table_join(table_id=table.pk, version=version_of(table), user=guest)
+    assert again == seat  # sitting again: the same seat
+    # the table is full: bruno watches
+    assert services.table_join(table_id=table.pk, version=version_of(table), user=bruno) is None
     table.refresh_from_db()
     assert table.version == 1  # only the real change bumped it
 
 
 def test_only_the_host_starts_and_only_with_every_seat_taken(anna: User, bruno: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS)
-    services.table_join(table_id=table.pk, user=bruno)
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
     with pytest.raises(GameError, match="Only the host"):
-        services.table_start(table_id=table.pk, by=bruno)
+        services.table_start(table_id=table.pk, version=version_of(table), by=bruno)
     with pytest.raises(GameError, match="Every seat needs"):
-        services.table_start(table_id=table.pk, by=anna)
-    services.table_fill_with_bots(table_id=table.pk, by=anna, level="easy")
-    services.table_start(table_id=table.pk, by=anna)
+        services.table_start(table_id=table.pk, version=version_of(table), by=anna)
+    services.table_fill_with_bots(
+        table_id=table.pk, version=version_of(table), by=anna, level="easy"
+    )
+    services.table_start(table_id=table.pk, version=version_of(table), by=anna)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     assert [s.bot_level for s in table.seats.all()] == ["", "", "easy", "easy"]
     with pytest.raises(GameError, match="already started"):
-        services.table_join(table_id=table.pk, user=User.objects.create(username="late"))
+        services.table_join(
+            table_id=table.pk, version=version_of(table), user=User.objects.create(username="late")
+        )
 
 
 def test_the_host_chooses_partners_by_swapping_seats(anna: User, bruno: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS)
-    services.table_join(table_id=table.pk, user=bruno)  # seat 1: bruno is anna's opponent
-    services.table_swap_seats(table_id=table.pk, by=anna, a=1, b=2)
+    # seat 1: bruno is anna's opponent
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
+    services.table_swap_seats(table_id=table.pk, version=version_of(table), by=anna, a=1, b=2)
     users = [s.user_id for s in table.seats.all()]
     assert users == [anna.pk, None, bruno.pk, None]  # now seats 0+2: partners
     with pytest.raises(GameError, match="Only the host"):
-        services.table_swap_seats(table_id=table.pk, by=bruno, a=0, b=1)
+        services.table_swap_seats(table_id=table.pk, version=version_of(table), by=bruno, a=0, b=1)
 
 
 def test_the_host_adds_and_removes_a_bot_on_a_seat(anna: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="hard")
+    services.table_set_bot(
+        table_id=table.pk, version=version_of(table), by=anna, seat_number=1, level="hard"
+    )
     assert table.seats.get(number=1).bot_level == "hard"
-    services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="")
+    services.table_set_bot(
+        table_id=table.pk, version=version_of(table), by=anna, seat_number=1, level=""
+    )
     assert table.seats.get(number=1).is_free
     with pytest.raises(GameError, match="taken"):
-        services.table_set_bot(table_id=table.pk, by=anna, seat_number=0, level="easy")
+        services.table_set_bot(
+            table_id=table.pk, version=version_of(table), by=anna, seat_number=0, level="easy"
+        )
     with pytest.raises(GameError, match="Unknown computer level"):
-        services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="godlike")
+        services.table_set_bot(
+            table_id=table.pk, version=version_of(table), by=anna, seat_number=1, level="godlike"
+        )
 
 
 def test_invite_by_username_whatever_the_case_and_the_invitee_is_told(
@@ -94,14 +109,20 @@ def test_invite_by_username_whatever_the_case_and_the_invitee_is_told(
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
     with django_capture_on_commit_callbacks() as callbacks:  # type: ignore[attr-defined]
-        invitation = services.table_invite(table_id=table.pk, by=anna, username="  BRUNO ")
+        invitation = services.table_invite(
+            table_id=table.pk, version=version_of(table), by=anna, username="  BRUNO "
+        )
     assert invitation.to_user == bruno and invitation.status == Invitation.Status.PENDING
     assert len(callbacks) == 2  # the invitee's pages, and the table's viewers
     with pytest.raises(GameError, match="already been invited"):
-        services.table_invite(table_id=table.pk, by=anna, username="bruno")
+        services.table_invite(
+            table_id=table.pk, version=version_of(table), by=anna, username="bruno"
+        )
     with pytest.raises(GameError, match="No player is called “nobody”"):
-        services.table_invite(table_id=table.pk, by=anna, username="nobody")
-    services.table_join(table_id=table.pk, user=bruno)
+        services.table_invite(
+            table_id=table.pk, version=version_of(table), by=anna, username="nobody"
+        )
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.ACCEPTED
 
@@ -112,12 +133,16 @@ def test_guests_cannot_be_invited_by_their_generated_name(
     guest = make_user("guest-abc", guest=True)
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
     with pytest.raises(GameError, match=r"No player.*send them the table's link"):
-        services.table_invite(table_id=table.pk, by=anna, username=guest.username)
+        services.table_invite(
+            table_id=table.pk, version=version_of(table), by=anna, username=guest.username
+        )
 
 
 def test_a_declined_invitation_is_no_longer_pending(anna: User, bruno: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    invitation = services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    invitation = services.table_invite(
+        table_id=table.pk, version=version_of(table), by=anna, username="bruno"
+    )
     services.invitation_decline(invitation_id=invitation.pk, user=bruno)
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.DECLINED
@@ -273,8 +298,8 @@ def test_reloading_replays_exactly_the_same_game(friends_table: Table) -> None:
 def test_the_host_cancels_a_table_nobody_started(anna: User, bruno: User) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
     with pytest.raises(GameError, match="Only the host"):
-        services.table_cancel(table_id=table.pk, by=bruno)
-    services.table_cancel(table_id=table.pk, by=anna)
+        services.table_cancel(table_id=table.pk, version=version_of(table), by=bruno)
+    services.table_cancel(table_id=table.pk, version=version_of(table), by=anna)
     table.refresh_from_db()
     assert table.status == Table.Status.CANCELLED
 
@@ -319,8 +344,10 @@ def test_a_rematch_opens_once_with_the_same_settings_for_everyone_at_the_table(
     anna: User, bruno: User
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PRESETS["blocco"])
-    services.table_set_bot(table_id=table.pk, by=anna, seat_number=1, level="hard")
-    services.table_start(table_id=table.pk, by=anna)
+    services.table_set_bot(
+        table_id=table.pk, version=version_of(table), by=anna, seat_number=1, level="hard"
+    )
+    services.table_start(table_id=table.pk, version=version_of(table), by=anna)
     with pytest.raises(GameError, match="not over"):
         services.table_rematch(table_id=table.pk, by=anna)
     _finish(table)

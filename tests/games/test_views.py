@@ -10,7 +10,7 @@ from accounts.models import User
 from accounts.services import guest_create
 from games import services
 from games.models import Invitation, Table
-from tests.fixtures import DUELLO
+from tests.fixtures import DUELLO, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_home_lists_my_invitations_and_games_in_progress(
     english: Client, anna: User, bruno: User
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    services.table_invite(table_id=table.pk, version=version_of(table), by=anna, username="bruno")
     english.force_login(bruno)
     page = english.get("/").content.decode()
     assert "anna invites you" in page
@@ -100,7 +100,9 @@ def test_accepting_an_invitation_seats_the_invitee(
     english: Client, anna: User, bruno: User
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    invitation = services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    invitation = services.table_invite(
+        table_id=table.pk, version=version_of(table), by=anna, username="bruno"
+    )
     english.force_login(bruno)
     response = english.post(reverse("invitation_accept", args=[invitation.pk]))
     assert response.url == reverse("table", args=[table.code])
@@ -113,7 +115,9 @@ def test_someone_elses_invitation_cannot_be_accepted(
     english: Client, anna: User, bruno: User
 ) -> None:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    invitation = services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    invitation = services.table_invite(
+        table_id=table.pk, version=version_of(table), by=anna, username="bruno"
+    )
     english.force_login(guest_create())  # a guest
     assert english.post(reverse("invitation_accept", args=[invitation.pk])).status_code == 404
 

@@ -14,7 +14,7 @@ from accounts.models import User
 from games import services
 from games.errors import GameError
 from games.models import Invitation, Table
-from tests.fixtures import DUELLO
+from tests.fixtures import DUELLO, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,9 @@ ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.pos
 
 def _invite_bruno(anna: User) -> tuple[Table, Invitation]:
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
-    return table, services.table_invite(table_id=table.pk, by=anna, username="bruno")
+    return table, services.table_invite(
+        table_id=table.pk, version=version_of(table), by=anna, username="bruno"
+    )
 
 
 def test_a_declined_invitation_can_no_longer_be_accepted(
@@ -62,7 +64,7 @@ def test_accepting_twice_keeps_the_same_seat(english: Client, anna: User, bruno:
 def test_an_accepted_invitation_cannot_seat_someone_who_left(anna: User, bruno: User) -> None:
     table, invitation = _invite_bruno(anna)
     services.invitation_accept(invitation_id=invitation.pk, user=bruno)
-    services.table_leave(table_id=table.pk, user=bruno)
+    services.table_leave(table_id=table.pk, version=version_of(table), user=bruno)
     with pytest.raises(GameError, match="already answered"):
         services.invitation_accept(invitation_id=invitation.pk, user=bruno)
     assert not table.seats.filter(user=bruno).exists()
