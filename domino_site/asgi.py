@@ -15,6 +15,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from domino_site import echo  # noqa: E402
 from games.clock import GameClockMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns  # noqa: E402
 
 bench = echo.websocket_urlpatterns  # empty unless bench/load.py runs the server
 application = GameClockMiddleware(
@@ -22,7 +23,7 @@ application = GameClockMiddleware(
         {
             "http": ASGIStaticFilesHandler(django_asgi_app),
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + bench))
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + queue_urlpatterns + bench))
             ),
         }
     )

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "economy",
+    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -192,3 +193,6 @@ LOGGING = {
 
 # The game clock (bot moves, next hands) runs inside each daphne process.
 GAME_CLOCK_ENABLED = env_flag("GAME_CLOCK_ENABLED", True)
+
+# Online play: seconds a forming room waits for people before simulated players complete it.
+MATCHMAKING_FILL_SECONDS = int(os.environ.get("MATCHMAKING_FILL_SECONDS", "20"))

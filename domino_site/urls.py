@@ -8,6 +8,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("coins/", include("economy.urls")),
+    path("online/", include("matchmaking.urls")),
     path("", include("games.urls")),
     *echo.urlpatterns,  # only when bench/load.py runs the server
 ]

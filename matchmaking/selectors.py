@@ -1,0 +1,95 @@
+"""Reads: what the lobby and a waiting screen show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Deadline, Table
+
+from .models import Pool, Ticket
+from .services import fill_timeout
+
+
+@dataclass(frozen=True)
+class PoolCount:
+    pool: Pool
+    waiting: int
+
+
+def pool_counts() -> list[PoolCount]:
+    """The pools with people waiting now, the busiest first."""
+    pools = (
+        Pool.objects.annotate(
+            waiting=Count("tickets", filter=Q(tickets__status=Ticket.Status.WAITING))
+        )
+        .filter(waiting__gt=0)
+        .order_by("-waiting", "key")
+    )
+    return [PoolCount(pool=p, waiting=p.waiting) for p in pools]
+
+
+@dataclass(frozen=True)
+class QueueState:
+    """A player's place: waiting (with the forming room), seated (at ``table``), or neither."""
+
+    ticket: Ticket | None
+    waiting: int = 0  # people waiting for these settings
+    room: tuple[str, ...] = ()  # the names in the player's forming room, in order
+    fill_at: datetime | None = None  # when simulated players complete it
+    table: Table | None = None  # where the player was just seated
+
+    @property
+    def free_seats(self) -> range:
+        """One item per seat of the forming room nobody has taken yet."""
+        if self.ticket is None or self.table is not None:
+            return range(0)
+        return range(max(0, self.ticket.pool.players - len(self.room)))
+
+    @property
+    def remaining_ms(self) -> int:
+        if self.fill_at is None:
+            return 0
+        return max(0, int((self.fill_at - timezone.now()).total_seconds() * 1000))
+
+    @property
+    def remaining_seconds(self) -> int:
+        return -(-self.remaining_ms // 1000)
+
+
+def queue_state(*, user: User | None) -> QueueState:
+    """Where this player stands in matchmaking (visitors and guests stand nowhere)."""
+    if user is None or not user.is_authenticated:
+        return QueueState(ticket=None)
+    ticket = (
+        Ticket.objects.filter(user=user).select_related("pool", "table").order_by("-pk").first()
+    )
+    if ticket is None or ticket.status == Ticket.Status.LEFT:
+        return QueueState(ticket=None)
+    if ticket.status == Ticket.Status.SEATED:
+        playing = ticket.table is not None and ticket.table.status == Table.Status.PLAYING
+        return QueueState(ticket=ticket, table=ticket.table) if playing else QueueState(ticket=None)
+    pool = ticket.pool
+    waiting = list(
+        Ticket.objects.filter(pool=pool, status=Ticket.Status.WAITING)
+        .select_related("user")
+        .order_by("joined_at", "id")
+    )
+    seats = pool.players
+    mine = next((i for i, t in enumerate(waiting) if t.pk == ticket.pk), 0)
+    start = mine - mine % seats
+    room = waiting[start : start + seats]
+    deadline = Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, key=pool.key).first()
+    fill_at = deadline.due_at if deadline is not None else None
+    if fill_at is None and room:
+        fill_at = room[0].joined_at + fill_timeout()
+    return QueueState(
+        ticket=ticket,
+        waiting=len(waiting),
+        room=tuple(t.user.display_name for t in room),
+        fill_at=fill_at,
+    )

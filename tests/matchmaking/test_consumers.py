@@ -1,0 +1,115 @@
+"""The waiting screen's websocket: live counts, the forming room, the way to the table."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import Client
+
+from accounts.models import User
+from domino_site.asgi import application
+from games.engine import PRESETS
+from games.models import Table
+from matchmaking.services import queue_join, queue_leave
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+PAIRS = replace(PRESETS["domino"], players=4, teams=True, hand_size=7, target=100)
+
+
+@pytest.fixture(autouse=True)
+async def close_connections_after() -> AsyncIterator[None]:
+    """The consumers' database thread keeps a connection; close it so the test
+    database can be dropped (PostgreSQL refuses while a session is open)."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+def session_cookie(user: User) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(user: User | None) -> tuple[WebsocketCommunicator, bool]:
+    cookie = b"django_language=en"
+    if user is not None:
+        cookie += b"; " + await sync_to_async(session_cookie)(user)
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
+    communicator = WebsocketCommunicator(application, "/ws/queue/", headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def frame(comm: WebsocketCommunicator) -> str:
+    data = await comm.receive_from(timeout=5)
+    assert isinstance(data, str)
+    return data
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+async def test_the_waiting_screen_follows_the_room_live_until_the_table_starts(
+    make_user: Callable[..., User],
+) -> None:
+    names = ("anna", "bruno", "carla", "dino")
+    players = [await sync_to_async(make_user)(n) for n in names]
+    await sync_to_async(queue_join)(user=players[0], rules=PAIRS)
+    anna, connected = await connect(players[0])
+    assert connected
+    shown = await frame(anna)
+    assert 'id="queue-status"' in shown
+    assert "1 player waiting for these settings" in text(shown)
+    found = re.search(r'data-remaining-ms="(\d+)"', shown)
+    assert found is not None
+    remaining = int(found.group(1))
+    assert 15_000 < remaining <= 20_000  # from the server's deadline
+
+    await sync_to_async(queue_join)(user=players[1], rules=PAIRS)
+    shown = await frame(anna)
+    assert "2 players waiting for these settings" in text(shown)
+    assert "anna" in shown and "bruno" in shown and "Your room: 2 of 4" in shown
+
+    await sync_to_async(queue_join)(user=players[2], rules=PAIRS)
+    await frame(anna)
+    await sync_to_async(queue_join)(user=players[3], rules=PAIRS)
+    shown = await frame(anna)
+    table = await sync_to_async(Table.objects.get)()
+    assert f'href="/t/{table.code}/"' in shown  # a link, and htmx follows the redirect
+    assert 'hx-get="/online/seated/" hx-trigger="load"' in shown
+    await anna.disconnect()
+
+
+async def test_leaving_in_another_tab_updates_the_waiting_screen(
+    make_user: Callable[..., User],
+) -> None:
+    user = await sync_to_async(make_user)("anna")
+    await sync_to_async(queue_join)(user=user, rules=PAIRS)
+    screen, _ = await connect(user)
+    await frame(screen)
+    await sync_to_async(queue_leave)(user=user)
+    assert "You are not in a queue." in await frame(screen)
+    await screen.disconnect()
+
+
+async def test_others_joining_other_settings_send_nothing(make_user: Callable[..., User]) -> None:
+    anna, bruno = [await sync_to_async(make_user)(n) for n in ("anna", "bruno")]
+    await sync_to_async(queue_join)(user=anna, rules=PAIRS)
+    screen, _ = await connect(anna)
+    await frame(screen)
+    await sync_to_async(queue_join)(user=bruno, rules=replace(PAIRS, target=50))
+    assert await screen.receive_nothing(timeout=0.3)
+    await screen.disconnect()
+
+
+async def test_a_visitor_has_no_queue_socket() -> None:
+    _screen, connected = await connect(None)
+    assert not connected
