@@ -171,6 +171,7 @@ def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(Invitation, pk=pk, to_user=request.user)  # as accepting: 404 if not yours
     try:
         services.invitation_decline(invitation_id=pk, user=request.user)
     except GameError as error:
