@@ -36,6 +36,7 @@ class LiveSite:
             "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "GAME_CLOCK_ENABLED": "1",
+            "MATCHMAKING_FILL_SECONDS": "6",  # simulated players come quickly in tests
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "browser-tests-only-" + "x" * 40,
             "DJANGO_HTTPS": "0",  # plain http on 127.0.0.1: no redirect, no secure-only cookies

@@ -50,6 +50,7 @@ def test_the_lobby_in_english_offers_the_new_table_forms_choices(english: Client
     for choice in ('value="duello"', 'value="4p"', 'value="150"'):
         assert choice in page
     assert 'name="bot_level"' not in page and 'name="mode"' not in page
+    assert 'name="turn_clock"' not in page  # a friends' table setting
 
 
 def test_the_lobby_counts_who_waits_for_which_settings(
