@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
 from economy.errors import InsufficientCoins, TransferConflict
 from economy.models import Account, Entry, Reason, Transfer
@@ -127,7 +128,8 @@ def post_transfer(
     )
     for pk, account in locked.items():
         account.balance += amounts[pk]
-        Account.objects.filter(pk=pk).update(balance=account.balance)
+        # An increment, not the value read: correct even if a lock were ever missed.
+        Account.objects.filter(pk=pk).update(balance=F("balance") + amounts[pk])
     for account, _amount in legs:  # the caller's objects show the new balances
         if account.pk in locked:
             account.balance = locked[account.pk].balance
