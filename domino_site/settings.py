@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games",
     "economy",
     "matchmaking",
+    "league",
 ]
 
 MIDDLEWARE = [

@@ -9,6 +9,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("coins/", include("economy.urls")),
     path("online/", include("matchmaking.urls")),
+    path("league/", include("league.urls")),
     path("", include("games.urls")),
     *echo.urlpatterns,  # only when bench/load.py runs the server
 ]

@@ -54,3 +54,36 @@ VIP_PASS_PERCENT = 200
 # Stakes a stake table may have, in coins.  The pot goes whole to the winning
 # side; partners split it, an odd coin going to the lower seat number.
 STAKES = (100, 250, 500, 1000)
+
+# --- The weekly league (league app; RULES.md §7), shown on the league page. ---
+# Weeks run Monday 00:00 to Sunday 24:00, Italian time.
+LEAGUE_ZONE = ZoneInfo("Europe/Rome")
+
+# League points by final rank (rank 1 first), by seating, for online matches
+# only ("pairs": each partner gets their side's rank).  Against the computer and
+# with friends: nothing.  People only, never bots or simulated players.
+LEAGUE_POINTS: dict[str, tuple[int, ...]] = {
+    "2": (20, 5),
+    "3": (30, 15, 5),
+    "4": (40, 25, 15, 5),
+    "pairs": (30, 10),
+}
+# A room that had simulated players counts this percent (rounded down).
+LEAGUE_SIMULATED_PERCENT = 50
+
+# Divisions, lowest first: everybody starts in the first.  At the week's end
+# the top LEAGUE_PROMOTED of each division go up (not from the highest) and
+# the bottom LEAGUE_RELEGATED go down (not from the lowest), and a player of a
+# higher division who played no league match that week goes down one.
+LEAGUE_PROMOTED = 3
+LEAGUE_RELEGATED = 3
+# To go up or win a prize a player needs at least this many points in the week.
+LEAGUE_MIN_POINTS = 40
+
+# Coins for the top places of each division (rank 1 first), by division.
+LEAGUE_PRIZES: tuple[tuple[int, ...], ...] = (
+    (200, 100, 50),  # Bronze
+    (400, 200, 100),  # Silver
+    (800, 400, 200),  # Gold
+    (1500, 800, 400),  # Diamond
+)

@@ -1,0 +1,17 @@
+"""League points are written in the transaction that ends an online match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from games.models import Table
+from games.signals import match_finished
+
+from .services import match_entries
+
+
+@receiver(match_finished, sender=Table, dispatch_uid="league_match_entries")
+def league_points(sender: type[Table], table: Table, **kwargs: Any) -> None:
+    match_entries(table=table)
