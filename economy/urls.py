@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import stake_views, views
 
 app_name = "economy"
 
@@ -8,4 +8,7 @@ urlpatterns = [
     path("", views.rewards, name="rewards"),
     path("daily/", views.daily, name="daily"),
     path("buy/", views.buy, name="buy"),
+    path("stakes/", stake_views.stakes, name="stakes"),
+    path("stakes/sit/", stake_views.stake_sit, name="stake_sit"),
+    path("stakes/<str:code>/leave/", stake_views.stake_leave, name="stake_leave"),
 ]

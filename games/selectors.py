@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
+from games.presets import PRESET_INFO
 from games.records import load_match
 
 _POSITIONS = {
@@ -43,6 +44,7 @@ class SeatInfo:
     position: str
     is_filler: bool = False
     is_away: bool = False
+    is_ready: bool = False  # pressed "next hand" on the hand's result
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,17 @@ class LogLine:
     count: int
     ends: tuple[int, int] | None
     actor: str = "person"  # who made the move: Move.Actor (the clock, a stand-in bot…)
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The hand's latest move, for the table to highlight and animate."""
+
+    seat: int
+    kind: str  # "play", "draw", "pass"
+    tile: Tile | None
+    end: str  # "left" or "right" for a play on a line; "" for the opening and the rest
+    key: str  # "<hand>-<ply>": a new key is a new move
 
 
 @dataclass(frozen=True)
@@ -124,7 +137,10 @@ class TableView:
     invitations: tuple[str, ...]
     next_hand_at: datetime | None
     turn_ends_at: datetime | None = None  # the turn clock's deadline, from the server
+    fill_ends_at: datetime | None = None  # a stake table's time to fill
+    last_move: LastMove | None = None
     you_are_away: bool = False
+    you_are_ready: bool = False
 
     @property
     def playing(self) -> bool:
@@ -211,6 +227,7 @@ def _table_view(table: Table, user: User | None) -> TableView:
             position=positions[(s.number - base) % rules.players],
             is_filler=s.is_filler,
             is_away=s.away,
+            is_ready=s.ready,
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )
@@ -227,7 +244,7 @@ def _table_view(table: Table, user: User | None) -> TableView:
     )
     deadlines = (
         {d.kind: d.due_at for d in table.deadlines.all()}
-        if table.status == Table.Status.PLAYING
+        if table.status in (Table.Status.PLAYING, Table.Status.WAITING)
         else {}
     )
     your_side = rules.side_of(you) if you is not None else None
@@ -270,7 +287,10 @@ def _table_view(table: Table, user: User | None) -> TableView:
         if player and player.over and not match_over
         else None,
         turn_ends_at=deadlines.get(Deadline.Kind.TURN_CLOCK),
+        fill_ends_at=deadlines.get(Deadline.Kind.STAKE_FILL),
+        last_move=_last_move(player, len(hands)) if player else None,
         you_are_away=bool(mine and mine.away),
+        you_are_ready=bool(mine and mine.ready),
     )
 
 
@@ -292,9 +312,26 @@ def _hand_and_moves(
             draw_move = str(move)
         elif isinstance(move, Pass):
             pass_move = str(move)
+    # Both ends showing one number: either end leaves the same line, so one move, no choice.
+    same_ends = player.ends is not None and player.ends[0] == player.ends[1]
     ordered = sorted(player.hand, key=lambda t: (t.high, t.low), reverse=True)
-    hand = tuple(HandTile(t, tuple(by_tile.get(t, ()))) for t in ordered)
+    hand = tuple(
+        HandTile(t, tuple(by_tile.get(t, ()))[: 1 if same_ends else None]) for t in ordered
+    )
     return hand, draw_move, pass_move
+
+
+def _last_move(player: PlayerView, hand_number: int) -> LastMove | None:
+    if not player.log:
+        return None
+    event = player.log[-1]
+    key = f"{hand_number}-{len(player.log)}"
+    move = event.move
+    if isinstance(move, Play):
+        end = move.end if event.ends is not None else ""
+        return LastMove(event.seat, "play", move.tile, end, key)
+    kind = "draw" if isinstance(move, Draw) else "pass"
+    return LastMove(event.seat, kind, None, "", key)
 
 
 def _actors(hands: list[Hand]) -> list[str]:
@@ -366,6 +403,47 @@ def games_in_progress(*, user: User) -> QuerySet[Table]:
         .order_by("-created_at")
         .distinct()
     )
+
+
+@dataclass(frozen=True)
+class GameCard:
+    """A game of the player's to go back to, as the home page lists it."""
+
+    code: str
+    mode: str
+    preset: str
+    waiting: bool
+    opponents: str
+    partner: str
+    score: str  # "yours – theirs", your side first
+    your_turn: bool
+
+
+#: How many games in progress the home page lists, newest first.
+MY_GAMES = 6
+
+
+def my_games(*, user: User) -> list[GameCard]:
+    """The player's games waiting or being played, each as they would see it."""
+    cards = []
+    for table in games_in_progress(user=user)[:MY_GAMES]:
+        tv = table_view(table=table.pk, user=user)
+        others = [s for s in tv.seats if not s.is_you and not s.is_free]
+        yours = next((sc.points for sc in tv.scores if sc.is_yours), 0)
+        theirs = [str(sc.points) for sc in tv.scores if not sc.is_yours]
+        cards.append(
+            GameCard(
+                code=table.code,
+                mode=table.get_mode_display(),
+                preset=str(PRESET_INFO[table.preset].title),
+                waiting=tv.waiting,
+                opponents=_(", ").join(s.name for s in others if not s.is_partner),
+                partner=next((s.name for s in others if s.is_partner), ""),
+                score=" – ".join([str(yours), *theirs]) if tv.playing else "",
+                your_turn=tv.your_turn,
+            )
+        )
+    return cards
 
 
 @dataclass(frozen=True)

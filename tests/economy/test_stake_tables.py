@@ -1,0 +1,241 @@
+"""Stake tables (RULES.md §7): the stake moves with the seat, an unfilled table is
+cancelled and refunded exactly once, and the whole pot goes to the winners."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import connections
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from economy.audit import audit_ledger as audit
+from economy.errors import InsufficientCoins
+from economy.models import Account, Transfer
+from economy.services import escrow_of
+from economy.services.stake_tables import stake_table_leave, stake_table_sit
+from games.deadlines import run_due
+from games.engine import PRESETS, Round
+from games.errors import GameError
+from games.models import Deadline, Hand, SeatResult, Table
+from games.records import load_match
+from tests.fixtures import play_a_legal_move, version_of
+
+from .conftest import balance, top_up
+
+pytestmark = pytest.mark.django_db
+
+DUEL = PRESETS["blocco"]  # two players, one hand: a match is quick to finish
+PAIRS = replace(PRESETS["blocco"], players=4, hand_size=7, teams=True)
+
+
+@pytest.fixture
+def rich(make_user: Callable[..., User]) -> Callable[[str], User]:
+    def make(name: str, coins: int = 1000) -> User:
+        """A registered player holding exactly ``coins`` (whatever the starting grant)."""
+        user = make_user(name)
+        if coins != balance(user):
+            top_up(user, coins - balance(user))
+        return user
+
+    return make
+
+
+def pot(table: Table) -> int:
+    return escrow_of(table=table).balance
+
+
+def _play_to_the_end(table: Table) -> None:
+    rng = random.Random(5)
+    for _ in range(500):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            return
+        match = load_match(table)
+        if match.round.over:
+            deadline = table.deadlines.get()
+            run_due(now=deadline.due_at + timedelta(seconds=1))
+        else:
+            play_a_legal_move(table, rng)
+    raise AssertionError("the match did not end")
+
+
+def test_a_stake_table_takes_the_stake_as_you_sit_and_starts_when_full(
+    rich: Callable[[str], User],
+) -> None:
+    anna, bruno = rich("anna_s"), rich("bruno_s")
+    before = balance(anna)
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    assert balance(anna) == before - 100 and pot(table) == 100
+    assert table.status == Table.Status.WAITING
+    assert table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).exists()
+    assert stake_table_sit(user=anna, rules=DUEL, stake=100) == table  # a second click: no more
+    assert balance(anna) == before - 100
+    same = stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    assert same == table
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and pot(table) == 200
+    assert not table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).exists()
+    assert [s.user for s in table.seats.order_by("number")] == [anna, bruno]
+    assert not table.seats.exclude(bot_level="").exists()  # people only
+
+
+def test_a_short_wallet_is_refused_with_a_message_and_nothing_changes(
+    rich: Callable[[str], User],
+) -> None:
+    poor = rich("poor", 50)
+    with pytest.raises(InsufficientCoins, match="enough coins"):
+        stake_table_sit(user=poor, rules=DUEL, stake=100)
+    assert balance(poor) == 50 and not Table.objects.exists()
+
+
+def test_guests_cannot_sit_at_a_stake_table(make_user: Callable[..., User]) -> None:
+    with pytest.raises(GameError, match="Save your account"):
+        stake_table_sit(user=make_user("guest-x", guest=True), rules=DUEL, stake=100)
+
+
+def test_leaving_before_the_start_refunds_the_stake_at_once(rich: Callable[[str], User]) -> None:
+    anna = rich("anna_l")
+    table = stake_table_sit(user=anna, rules=PAIRS, stake=250)
+    stake_table_leave(table_id=table.pk, user=anna, version=version_of(table))
+    table.refresh_from_db()
+    assert balance(anna) == 1000 and pot(table) == 0
+    assert table.status == Table.Status.CANCELLED  # nobody left at it
+    assert audit().ok
+
+
+def test_a_table_that_does_not_fill_in_time_is_cancelled_and_refunded_exactly_once(
+    rich: Callable[[str], User],
+) -> None:
+    anna, bruno = rich("anna_c"), rich("bruno_c")
+    table = stake_table_sit(user=anna, rules=PAIRS, stake=500)
+    stake_table_sit(user=bruno, rules=PAIRS, stake=500)
+    due = table.deadlines.get(kind=Deadline.Kind.STAKE_FILL).due_at
+    assert run_due(now=due - timedelta(seconds=1)) == 0  # not before its time
+    assert run_due(now=due + timedelta(seconds=1)) == 1
+    assert run_due(now=due + timedelta(seconds=2)) == 0  # once
+    table.refresh_from_db()
+    assert table.status == Table.Status.CANCELLED
+    assert balance(anna) == balance(bruno) == 1000 and pot(table) == 0
+    assert Transfer.objects.filter(key__startswith=f"refund:{table.pk}:").count() == 2
+    assert audit().ok
+
+
+def test_the_whole_pot_goes_to_the_winner_in_the_transaction_that_ends_the_match(
+    rich: Callable[[str], User],
+) -> None:
+    anna, bruno = rich("anna_w"), rich("bruno_w")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    _play_to_the_end(table)
+    results = {r.user: r.rank for r in SeatResult.objects.filter(table=table)}
+    if results[anna] == results[bruno]:
+        assert balance(anna) == balance(bruno) == 1000  # a drawn hand: stakes back
+    else:
+        winner = anna if results[anna] == 1 else bruno
+        loser = bruno if winner == anna else anna
+        assert balance(winner) == 1100 and balance(loser) == 900
+        assert Transfer.objects.get(key=f"pot:{table.pk}").reason == "pot"
+    assert pot(table) == 0
+    assert audit().ok
+
+
+def test_a_drawn_single_hand_returns_the_stakes(rich: Callable[[str], User]) -> None:
+    anna, bruno = rich("anna_d"), rich("bruno_d")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    r = Round.from_hands(DUEL, [["6|6", "2|0"], ["1|1", "0|0"]], dealer=1)  # blocked, 2 - 2
+    Hand.objects.filter(table=table).update(initial_position=r.initial_position)
+    _play_to_the_end(table)
+    assert balance(anna) == balance(bruno) == 1000 and pot(table) == 0
+    assert not Transfer.objects.filter(key=f"pot:{table.pk}").exists()
+
+
+def test_partners_split_the_pot(rich: Callable[[str], User]) -> None:
+    people = [rich(f"p{n}") for n in range(4)]
+    table = None
+    for person in people:
+        table = stake_table_sit(user=person, rules=PAIRS, stake=250)
+    assert table is not None
+    _play_to_the_end(table)
+    ranks = {r.user: r.rank for r in SeatResult.objects.filter(table=table)}
+    winners = [p for p in people if ranks[p] == 1]
+    if len(winners) == 4:
+        return  # a drawn hand: covered above
+    assert len(winners) == 2
+    for person in people:
+        assert balance(person) == (1250 if person in winners else 750)
+    assert audit().ok
+
+
+def test_the_stake_lobby_lists_open_tables_and_sits_a_player(
+    rich: Callable[[str], User], client: Client
+) -> None:
+    anna, bruno = rich("anna_v"), rich("bruno_v")
+    stake_table_sit(user=anna, rules=PAIRS, stake=1000)
+    client.force_login(bruno)
+    client.cookies["django_language"] = "en"
+    page = client.get("/coins/stakes/").content.decode()
+    assert "Open tables" in page and "1000" in page
+    form = {"preset": "blocco", "seating": "4p", "hand_size": "7", "draw": "no"}
+    response = client.post("/coins/stakes/sit/", {**form, "target": "single", "stake": "1000"})
+    table = Table.objects.get(stake=1000)
+    assert response.status_code == 302 and response["Location"] == f"/t/{table.code}/"
+    assert balance(bruno) == 0 and pot(table) == 2000
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_refund_racing_the_last_player_sitting_never_both_starts_and_refunds(
+    rich: Callable[[str], User],
+) -> None:
+    for attempt in range(6):
+        first, last = rich(f"first{attempt}"), rich(f"last{attempt}")
+        table = stake_table_sit(user=first, rules=DUEL, stake=100)
+        claimed = table.deadlines.get(kind=Deadline.Kind.STAKE_FILL)
+        Deadline.objects.filter(pk=claimed.pk).update(due_at=timezone.now())
+        barrier = threading.Barrier(2)
+
+        def expire() -> None:
+            barrier.wait()
+            run_due(now=timezone.now() + timedelta(seconds=1))
+            connections.close_all()
+
+        def sit() -> None:
+            barrier.wait()
+            stake_table_sit(user=last, rules=DUEL, stake=100)
+            connections.close_all()
+
+        threads = [threading.Thread(target=expire), threading.Thread(target=sit)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        table.refresh_from_db()
+        if table.status == Table.Status.PLAYING:  # the last player came first: no refund
+            assert pot(table) == 200 and balance(first) == 900
+            assert not Transfer.objects.filter(key__startswith=f"refund:{table.pk}:").exists()
+        else:  # the deadline came first: refunded, and the last player opened a new table
+            assert table.status == Table.Status.CANCELLED and pot(table) == 0
+            assert balance(first) == 1000 and balance(last) == 900
+        assert audit().ok
+    call_command("audit_ledger")
+
+
+def test_stake_accounts_are_wallets_and_escrows_only(rich: Callable[[str], User]) -> None:
+    anna = rich("anna_k")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    kinds = set(
+        Account.objects.filter(entries__transfer__key__startswith="stake:").values_list(
+            "kind", flat=True
+        )
+    )
+    assert kinds == {Account.Kind.WALLET, Account.Kind.ESCROW}
+    assert escrow_of(table=table).table == table
