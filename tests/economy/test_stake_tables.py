@@ -203,12 +203,12 @@ def test_a_refund_racing_the_last_player_sitting_never_both_starts_and_refunds(
         Deadline.objects.filter(pk=claimed.pk).update(due_at=timezone.now())
         barrier = threading.Barrier(2)
 
-        def expire() -> None:
+        def expire(barrier: threading.Barrier = barrier) -> None:
             barrier.wait()
             run_due(now=timezone.now() + timedelta(seconds=1))
             connections.close_all()
 
-        def sit() -> None:
+        def sit(barrier: threading.Barrier = barrier, last: User = last) -> None:
             barrier.wait()
             stake_table_sit(user=last, rules=DUEL, stake=100)
             connections.close_all()
