@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
@@ -15,10 +17,10 @@ from accounts.models import User
 from games.deadlines import run_due
 from games.engine import PRESETS
 from games.errors import GameError
-from games.models import Deadline, Table
+from games.models import Deadline, Seat, Table
 from matchmaking.models import Pool, Ticket, pool_key
 from matchmaking.names import FILLER_NAMES
-from matchmaking.services import queue_join, queue_leave
+from matchmaking.services import online_table_in_play, queue_join, queue_leave
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +52,7 @@ def test_two_players_choosing_the_same_settings_are_seated_together_at_once(
     assert first.table == table and first.status == Ticket.Status.SEATED
     assert table.mode == Table.Mode.ONLINE and table.status == Table.Status.PLAYING
     assert table.fillers == 0 and table.turn_seconds
+    assert table.rules == DUO  # exactly the settings both chose
     assert [s.user for s in table.seats.order_by("number")] == [anna, bruno]  # as they came
     assert fill_deadline(DUO) is None  # nobody left waiting
 
@@ -67,6 +70,32 @@ def test_different_settings_never_meet(people: list[User]) -> None:
     other = queue_join(user=people[1], rules=replace(DUO, target=50))
     assert other.status == Ticket.Status.WAITING
     assert Table.objects.count() == 0
+
+
+def test_random_joins_and_leaves_never_mix_settings_nor_seat_anyone_twice(
+    make_user: Callable[..., User],
+) -> None:
+    rng = random.Random(9)
+    choices = [DUO, replace(DUO, target=50), PAIRS, replace(PAIRS, hand_size=5)]
+    users = [make_user(f"p{i}") for i in range(14)]
+    for _ in range(60):
+        user = rng.choice(users)
+        if rng.random() < 0.2:
+            queue_leave(user=user)
+        elif online_table_in_play(user=user) is None:
+            queue_join(user=user, rules=rng.choice(choices))
+    assert Table.objects.exists()
+    for table in Table.objects.all():
+        tickets = list(Ticket.objects.filter(table=table))
+        assert len({t.pool_id for t in tickets}) == 1
+        assert table.rules == tickets[0].pool.rules
+        assert [s.user_id for s in table.seats.order_by("number")] == [
+            t.user_id for t in sorted(tickets, key=lambda t: (t.joined_at, t.pk))
+        ]
+    seats_per_person = Counter(Seat.objects.values_list("user", flat=True))
+    assert set(seats_per_person.values()) == {1}
+    waiting = Ticket.objects.filter(status=Ticket.Status.WAITING)
+    assert all(waiting.filter(pool=p).count() < p.players for p in Pool.objects.all())
 
 
 def test_leaving_the_queue_is_instant_and_the_next_player_waits_alone(people: list[User]) -> None:

@@ -106,6 +106,8 @@ def test_the_second_player_goes_straight_to_the_table_and_the_first_follows(
     assert anna.get("/online/queue/")["Location"] == f"/t/{table.code}/"
     redirect = anna.get("/online/seated/", headers={"HX-Request": "true"})
     assert redirect["HX-Redirect"] == f"/t/{table.code}/"
+    lobby = anna.get("/online/").content.decode()
+    assert "Your online game is in progress." in lobby and f"/t/{table.code}/" in lobby
 
 
 def test_leave_the_queue(make_user: Callable[..., User]) -> None:
