@@ -8,4 +8,7 @@ from .models import User
 class PlayerAdmin(UserAdmin):
     list_display = ("username", "is_guest", "xp", "date_joined", "is_staff")
     list_filter = ("is_guest", "is_staff")
-    fieldsets = (*UserAdmin.fieldsets, ("Domino", {"fields": ("is_guest", "guest_tag", "xp")}))
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Domino", {"fields": ("is_guest", "guest_tag", "xp")}),
+    )

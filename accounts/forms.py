@@ -42,7 +42,8 @@ class ClaimForm(forms.Form):
         return username_check(username, exclude=self.user)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
             raise ValidationError(_("The two passwords differ."))

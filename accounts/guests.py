@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec
 
 from django.contrib.auth import login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
 from .models import User
@@ -21,6 +22,14 @@ def viewer(request: HttpRequest) -> User | None:
     """The logged-in player (a guest or registered), or None for a visitor."""
     user: Any = request.user
     return user if user.is_authenticated else None
+
+
+def signed_in(request: HttpRequest) -> User:
+    """The player of a view behind ``login_required``: never a visitor."""
+    user = viewer(request)
+    if user is None:  # login_required sent the visitor to log in already
+        raise PermissionDenied
+    return user
 
 
 def player_or_guest(request: HttpRequest) -> User:
@@ -39,7 +48,7 @@ def guest_required(
     Put it after ``require_POST`` so that only a real action makes a row."""
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         player_or_guest(request)
         return view(request, *args, **kwargs)
 

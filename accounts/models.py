@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
@@ -15,7 +15,7 @@ from .usernames import username_key
 GUEST_PREFIX = "guest-"
 
 
-class PlayerManager(UserManager):  # type: ignore[type-arg]
+class PlayerManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
         """Log in whatever the case or composition: ``username_key`` is unique."""
         return self.get(username_key=username_key(username or ""))
@@ -32,7 +32,7 @@ class User(AbstractUser):
     guest_tag = models.PositiveIntegerField(_("guest number"), null=True, blank=True)
     xp = models.PositiveIntegerField(_("experience"), default=0)
 
-    objects = PlayerManager()
+    objects: ClassVar[PlayerManager] = PlayerManager()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_key = username_key(self.username)

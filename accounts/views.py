@@ -16,6 +16,7 @@ from games.selectors import player_record
 
 from . import constants
 from .forms import ClaimForm, SignupForm
+from .guests import signed_in
 from .levels import level_for
 from .limits import TOO_MANY, attempt_limited
 from .models import User
@@ -78,7 +79,7 @@ class LoginView(auth_views.LoginView):
 
 @login_required
 def claim(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user = signed_in(request)
     if not user.is_guest:
         return redirect("accounts:profile", username=user.username)
     form = ClaimForm(request.POST or None, user=user)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -24,6 +24,9 @@ from accounts.models import User
 from games import constants, services
 from games.errors import GameError
 from games.models import BotLevel
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: The largest integer a command may carry (the database's integer columns hold no more).
 MAX_INT = 2**31 - 1
@@ -53,7 +56,7 @@ def read_frame(text: str | None, binary: bytes | None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _message(text: object) -> dict[str, object]:
+def _message(text: StrOrPromise) -> dict[str, StrOrPromise]:
     """The same message whatever is wrong with a field (missing, mistyped, out of range)."""
     codes = ("required", "invalid", "invalid_choice", "max_length", "null_characters_not_allowed")
     return dict.fromkeys(codes, text)
@@ -90,9 +93,9 @@ def _check_text(value: Any, field: forms.Field) -> None:
 class StrictCharField(forms.CharField):
     """A JSON string (a number or a list is not turned into one)."""
 
-    def to_python(self, value: Any) -> str:
+    def to_python(self, value: Any) -> str | None:
         _check_text(value, self)
-        return super().to_python(value)  # type: ignore[no-any-return]
+        return super().to_python(value)
 
 
 class StrictChoiceField(forms.ChoiceField):

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
+from accounts.models import User
 from games import constants, socket_limits
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
@@ -55,7 +56,7 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
             self.counted = None
 
     @property
-    def person(self) -> Any:
+    def person(self) -> Any:  # the scope's lazy User, or None for a visitor
         return self.user if self.user is not None and self.user.is_authenticated else None
 
     def render(self, template: str, context: dict[str, Any]) -> str:
@@ -66,13 +67,16 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
 class TableConsumer(_ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
+    table_id: int  # set once the table is found; a connection without one is closed
+
     async def connect(self) -> None:
         await super().connect()
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table_id: int | None = await self._table_id(code)
-        if self.table_id is None:
+        table_id = await self._table_id(code)
+        if table_id is None:
             await self.close(code=4404)
             return
+        self.table_id = table_id
         if not await self.claim_slot():
             return
         self.sent_version = -1
@@ -94,11 +98,12 @@ class TableConsumer(_ViewerConsumer):
         if data is None:
             await self.send_flash(self._t(_("That message could not be read.")))
             return
-        if self.person is None:
+        person = self.person
+        if person is None:
             await self.send_flash(self._t(_("Reload the page to get a player identity.")))
             return
         try:
-            note = await database_sync_to_async(self._dispatch)(data)
+            note = await database_sync_to_async(self._dispatch)(data, person)
         except GameError as error:
             if error.stale:  # the screen was out of date: show the latest, then say so
                 await self.send_view(force=True)
@@ -135,9 +140,9 @@ class TableConsumer(_ViewerConsumer):
             where,
         )
 
-    def _dispatch(self, data: dict[str, Any]) -> str | None:
+    def _dispatch(self, data: dict[str, Any], person: User) -> str | None:
         with translation.override(self.language):
-            return dispatch(table_id=self.table_id, user=self.person, data=data)  # type: ignore[arg-type]
+            return dispatch(table_id=self.table_id, user=person, data=data)
 
     def _t(self, message: object) -> str:
         """A lazy message in this viewer's language."""

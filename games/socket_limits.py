@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -43,7 +43,7 @@ def command_bucket() -> TokenBucket:
     return TokenBucket(burst=constants.WS_COMMAND_BURST, rate=constants.WS_COMMANDS_PER_SECOND)
 
 
-def connection_key(scope: dict[str, Any]) -> tuple[str, int] | None:
+def connection_key(scope: Mapping[str, Any]) -> tuple[str, int] | None:
     """The cache key that counts this connection's siblings, and their cap.
 
     A signed-in session (the user was loaded from it, so it is real) counts per
