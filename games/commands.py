@@ -145,6 +145,10 @@ class BotForm(CommandForm):
     )
 
 
+class SeatForm(CommandForm):
+    seat = StrictIntegerField(error_messages=_message(CHOOSE_A_SEAT), **SEAT_RANGE)
+
+
 class FillForm(CommandForm):
     level = StrictChoiceField(choices=BotLevel.choices, error_messages=_message(UNKNOWN_LEVEL))
 
@@ -222,10 +226,18 @@ def _cancel(table_id: int, user: User, data: dict[str, Any]) -> None:
 
 def _back(table_id: int, user: User, data: dict[str, Any]) -> None:
     """ "I'm back": an away player takes their seat back from the stand-in bot."""
-    seat_back = getattr(services, "seat_back", None)  # looked up late: it may not exist yet
-    if seat_back is None:
-        raise GameError(_("Unknown command."))
-    seat_back(table_id=table_id, user=user, version=data["version"])
+    services.seat_back(table_id=table_id, user=user, version=data["version"])
+
+
+def _standin(table_id: int, user: User, data: dict[str, Any]) -> None:
+    """The host lets the computer play for an absent friend."""
+    services.seat_hand_to_bot(
+        table_id=table_id, by=user, seat_number=data["seat"], version=data["version"]
+    )
+
+
+def _end(table_id: int, user: User, data: dict[str, Any]) -> None:
+    services.table_end(table_id=table_id, by=user, version=data["version"])
 
 
 @dataclass(frozen=True)
@@ -246,6 +258,8 @@ ACTIONS: dict[str, Action] = {
     "invite": Action(InviteForm, _invite),
     "cancel": Action(CommandForm, _cancel),
     "back": Action(CommandForm, _back),
+    "standin": Action(SeatForm, _standin),
+    "end": Action(CommandForm, _end),
 }
 
 

@@ -19,7 +19,7 @@ from domino_site.asgi import application
 from games.commands import ACTIONS
 from games.models import Move, Table
 from games.records import load_match
-from tests.fixtures import seat_user
+from tests.fixtures import play_a_legal_move, seat_user
 from tests.games.test_consumers import close_connections_after, session_cookie
 
 __all__ = ["close_connections_after"]  # the autouse fixture, shared with test_consumers
@@ -79,12 +79,14 @@ class Watch:
         self.table = table
         self.cookie = session_cookie(seat_user(table, seat)) + b"; django_language=en"
         self.version = table.version
+        self.moves = Move.objects.filter(hand__table=table).count()
         self.sent = 0
 
     @sync_to_async
     def unchanged(self) -> bool:
         table = Table.objects.get(pk=self.table.pk)
-        return table.version == self.version and not Move.objects.filter(hand__table=table).exists()
+        moves = Move.objects.filter(hand__table=table).count()
+        return table.version == self.version and moves == self.moves
 
     async def send(self, comm: WebsocketCommunicator, frame: str) -> None:
         """Send ``frame``, then a valid command, and read up to the valid command's answer."""
@@ -109,19 +111,20 @@ class Watch:
         assert await self.unchanged()
 
 
-def _not_to_move(table: Table) -> int:
-    return 1 - load_match(table).round.turn
-
-
 @pytest.fixture
 def bystander(friends_table: Table) -> Watch:
-    """The seated player whose turn it is not: no command of theirs can change the table."""
-    return Watch(friends_table, _not_to_move(friends_table))
+    """bruno, who does not host, once it is not his turn: nothing he sends can change the
+    table (valid commands of his are refused by the services, or change nothing)."""
+    if load_match(friends_table).round.turn == 1:
+        play_a_legal_move(friends_table)  # he opens: the turn passes to anna
+        friends_table.refresh_from_db()
+    return Watch(friends_table, 1)
 
 
 @pytest.fixture
 def mover(friends_table: Table) -> Watch:
-    return Watch(friends_table, 1 - _not_to_move(friends_table))
+    """Whoever is to move: only the version stands between them and a stored move."""
+    return Watch(friends_table, load_match(friends_table).round.turn)
 
 
 def _no_errors_logged(caplog: pytest.LogCaptureFixture) -> None:

@@ -236,6 +236,33 @@ async def test_every_table_command_without_a_current_version_is_refused_and_chan
     await comm.disconnect()
 
 
+@sync_to_async
+def status_of(table: Table) -> str:
+    return Table.objects.get(pk=table.pk).status
+
+
+HOST_COMMANDS = {"end": {"action": "end"}, "standin": {"action": "standin", "seat": 1}}
+
+
+@pytest.mark.parametrize("command", HOST_COMMANDS.values(), ids=HOST_COMMANDS.keys())
+async def test_ending_a_game_or_handing_a_seat_to_the_computer_needs_the_current_version(
+    command: dict[str, Any],
+) -> None:
+    table, people = await started_duel()
+    comm = await connect(f"/ws/table/{table.code}/", people[0])  # anna hosts
+    await frame_at_least(comm, table.version)
+    await comm.send_json_to(command)
+    assert NO_VERSION in await message(comm)
+    await comm.send_json_to({**command, "version": table.version - 1})
+    assert "The table has changed" in await message(comm)
+    assert await current_version(table.pk) == table.version
+    await comm.send_json_to({**command, "version": table.version})
+    await frame_at_least(comm, table.version + 1)
+    if command["action"] == "end":
+        assert await status_of(table) == Table.Status.ABANDONED
+    await comm.disconnect()
+
+
 async def test_im_back_is_sent_to_seat_back_with_its_version(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
