@@ -15,8 +15,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
 
-from accounts.guests import guest_required, player_or_guest, viewer
+from accounts.guests import guest_required, player_or_guest, signed_in, viewer
 from games import services
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import PRESETS
@@ -27,6 +28,12 @@ from games.presets import PRESET_INFO
 from games.selectors import games_in_progress, invitations_for, table_view
 
 QUICK_PLAY = replace(PRESETS["domino"], players=2, hand_size=7, target=100)
+
+
+class HtmxRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it."""
+
+    htmx: HtmxDetails
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -51,12 +58,12 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     if level not in BotLevel.values:
         level = DEFAULT_BOT_LEVEL
     table = services.table_create(
-        host=request.user, mode=Table.Mode.COMPUTER, rules=QUICK_PLAY, bot_level=level
+        host=player_or_guest(request), mode=Table.Mode.COMPUTER, rules=QUICK_PLAY, bot_level=level
     )
     return redirect("table", code=table.code)
 
 
-def table_new(request: HttpRequest) -> HttpResponse:
+def table_new(request: HtmxRequest) -> HttpResponse:
     if request.method == "POST":
         form = TableForm(request.POST)
         if form.is_valid():
@@ -91,14 +98,14 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/table.html", {"tv": tv, "share_url": share_url})
 
 
-def _go_to_table(request: HttpRequest, table: Table) -> HttpResponse:
+def _go_to_table(request: HtmxRequest, table: Table) -> HttpResponse:
     """To the table's page, whether htmx or a plain form asked."""
     url = reverse("table", args=[table.code])
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_POST
-def table_sit(request: HttpRequest, code: str) -> HttpResponse:
+def table_sit(request: HtmxRequest, code: str) -> HttpResponse:
     """A plain form's way to a seat, for a visitor with no player yet (who then
     becomes a guest); players already known sit over the websocket."""
     table = get_object_or_404(Table, code=code)
@@ -133,12 +140,13 @@ def _int_or_none(value: str | None) -> int | None:
 
 
 @require_POST
-def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
+def table_rematch(request: HtmxRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
-    if viewer(request) is None:  # only a player at the table may ask, and a visitor is none
+    user = viewer(request)
+    if user is None:  # only a player at the table may ask, and a visitor is none
         return _go_to_table(request, table)
     try:
-        rematch = services.table_rematch(table_id=table.pk, by=request.user)
+        rematch = services.table_rematch(table_id=table.pk, by=user)
     except GameError as error:
         messages.error(request, error.message)
         rematch = table
@@ -156,10 +164,11 @@ def invitations(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required  # an invitation is to a named player: a visitor has none
-def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
-    invitation = get_object_or_404(Invitation, pk=pk, to_user=request.user)
+def invitation_accept(request: HtmxRequest, pk: int) -> HttpResponse:
+    user = signed_in(request)
+    invitation = get_object_or_404(Invitation, pk=pk, to_user=user)
     try:
-        seat = services.invitation_accept(invitation_id=invitation.pk, user=request.user)
+        seat = services.invitation_accept(invitation_id=invitation.pk, user=user)
     except GameError as error:
         messages.error(request, error.message)
         return redirect("invitations")
@@ -171,9 +180,10 @@ def invitation_accept(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def invitation_decline(request: HttpRequest, pk: int) -> HttpResponse:
-    get_object_or_404(Invitation, pk=pk, to_user=request.user)  # as accepting: 404 if not yours
+    user = signed_in(request)
+    get_object_or_404(Invitation, pk=pk, to_user=user)  # as accepting: 404 if not yours
     try:
-        services.invitation_decline(invitation_id=pk, user=request.user)
+        services.invitation_decline(invitation_id=pk, user=user)
     except GameError as error:
         messages.error(request, error.message)
     return HttpResponseRedirect(reverse("invitations"))
