@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -39,12 +39,13 @@ class TableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [(k, i.title) for k, i in PRESET_INFO.items()]
+        self._field("preset").choices = [(k, i.title) for k, i in PRESET_INFO.items()]
         source = self.data if self.is_bound else self.initial
-        preset = source.get("preset") if source.get("preset") in PRESETS else "domino"
+        chosen = source.get("preset")
+        preset = chosen if isinstance(chosen, str) and chosen in PRESETS else "domino"
         options = PRESET_OPTIONS[preset]
         seatings = sorted({(s.players, s.pairs) for s in options.seatings})
-        self.fields["seating"].choices = [
+        self._field("seating").choices = [
             (_seating_value(n, p), _seating_label(n, p)) for n, p in seatings
         ]
         seating = source.get("seating") or _seating_value(*seatings[0])
@@ -57,12 +58,12 @@ class TableForm(forms.Form):
             }
             or {n for s in options.seatings for n in s.hand_sizes}
         )
-        self.fields["hand_size"].choices = [(str(n), str(n)) for n in sizes]
+        self._field("hand_size").choices = [(str(n), str(n)) for n in sizes]
         labels = {True: _("draw from the boneyard"), False: _("pass (block game)")}
-        self.fields["draw"].choices = [
+        self._field("draw").choices = [
             ("yes" if d else "no", labels[d]) for d in options.draw_choices
         ]
-        self.fields["target"].choices = [
+        self._field("target").choices = [
             (SINGLE, _("a single hand")) if t is None else (str(t), _("%(n)s points") % {"n": t})
             for t in options.targets
         ]
@@ -77,8 +78,13 @@ class TableForm(forms.Form):
             "target", SINGLE if defaults.target is None else str(defaults.target)
         )
 
+    def _field(self, name: str) -> forms.ChoiceField:
+        """One of this form's fields, as the choice field every one of them is."""
+        return cast(forms.ChoiceField, self.fields[name])
+
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         seating = data["seating"]
