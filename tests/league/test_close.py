@@ -4,6 +4,7 @@ prizes paid through the ledger, exactly once, and late after a server was down."
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -231,3 +232,52 @@ def test_two_workers_at_once_close_the_week_exactly_once_on_postgresql(
     assert Transfer.objects.filter(reason=Reason.LEAGUE).count() == 3
     assert Deadline.objects.filter(kind=Deadline.Kind.LEAGUE_WEEK).count() == 1
     assert audit_ledger().ok
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_closing_waits_for_a_match_ending_at_midnight_and_counts_it(
+    make_user: Callable[..., User],
+) -> None:
+    from django.db import transaction
+
+    from games.models import SeatResult, Table
+
+    uno, due = make_user("uno"), make_user("due")
+    services.ensure_week_deadline(now=DURING)
+    # The week's row exists (earlier matches made it): only its lock can hold the closing.
+    LeagueWeek.objects.create(key=WEEK.key, starts_at=WEEK.starts_at, ends_at=WEEK.ends_at)
+    entered, errors = threading.Event(), []
+
+    def match_ends_at_23_59_59() -> None:
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    mode=Table.Mode.ONLINE, status=Table.Status.FINISHED, host=uno,
+                    preset="duello", players=2, hand_size=7,
+                    finished_at=WEEK.ends_at - timedelta(seconds=1),
+                )  # fmt: skip
+                for seat, (user, rank) in enumerate([(uno, 1), (due, 2)]):
+                    SeatResult.objects.create(
+                        table=table, seat=seat, user=user, side=seat, rank=rank, points=0,
+                        is_bot=False,
+                    )  # fmt: skip
+                services.match_entries(table=table)
+                entered.set()
+                time.sleep(1.5)  # the worker reaches the week meanwhile
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    ending = threading.Thread(target=match_ends_at_23_59_59)
+    ending.start()
+    assert entered.wait(timeout=30)
+    started = time.monotonic()
+    assert deadlines.run_due(now=AFTER) == 1
+    waited = time.monotonic() - started
+    ending.join(timeout=30)
+    assert not errors
+    assert waited > 0.5  # the closing waited for the match's transaction
+    finishes = Finish.objects.order_by("rank").values_list("user__username", "points")
+    assert list(finishes) == [("uno", 20), ("due", 5)]
