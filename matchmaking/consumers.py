@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
+from accounts.models import User
 from games.consumers import _ViewerConsumer
 
+from . import presence
 from .live import pool_group, queue_group
 from .selectors import queue_state
+from .services import queue_leave
+
+log = logging.getLogger("games")
+#: The grace tasks still running (the loop keeps only a weak reference to a task).
+_grace_tasks: set[asyncio.Task[None]] = set()
 
 
 class QueueConsumer(_ViewerConsumer):
     """Sends the player's queue state on connect and whenever the queue changes;
-    once seated, a fragment that takes the page to the table."""
+    once seated, a fragment that takes the page to the table.  When the player's
+    last waiting screen closes for good, they leave the queue."""
 
     pool_id: int | None = None
+    waiting_ticket: int | None = None
+    counted_screen = False
 
     async def connect(self) -> None:
         await super().connect()
@@ -27,13 +40,24 @@ class QueueConsumer(_ViewerConsumer):
             return
         await self.channel_layer.group_add(queue_group(self.person.pk), self.channel_name)
         await self.accept()
+        await sync_to_async(presence.screen_opened)(self.person.pk)
+        self.counted_screen = True
         await self.send_state()
 
     async def disconnect(self, code: int) -> None:
         await self.release_slot()
-        if self.person is not None:
-            await self.channel_layer.group_discard(queue_group(self.person.pk), self.channel_name)
         await self._follow_pool(None)
+        if self.person is None:
+            return
+        await self.channel_layer.group_discard(queue_group(self.person.pk), self.channel_name)
+        if self.counted_screen:
+            left_open = await sync_to_async(presence.screen_closed)(self.person.pk)
+            if not left_open and self.waiting_ticket is not None:
+                task = asyncio.get_running_loop().create_task(
+                    leave_unless_back(self.person, self.waiting_ticket)
+                )
+                _grace_tasks.add(task)
+                task.add_done_callback(_grace_tasks.discard)
 
     async def queue_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()
@@ -57,5 +81,17 @@ class QueueConsumer(_ViewerConsumer):
 
     def _render_state(self) -> tuple[str, int | None]:
         state = queue_state(user=self.person)
-        pool_id = state.ticket.pool_id if state.ticket is not None and state.table is None else None
+        waiting = state.ticket is not None and state.table is None
+        self.waiting_ticket = state.ticket.pk if waiting and state.ticket else None
+        pool_id = state.ticket.pool_id if waiting and state.ticket else None
         return self.render("matchmaking/_queue_status.html", {"state": state}), pool_id
+
+
+async def leave_unless_back(user: User, ticket_id: int) -> None:
+    """After the grace, leave the queue if no waiting screen of the player is open."""
+    try:
+        await asyncio.sleep(presence.LEAVE_GRACE_SECONDS)
+        if not await sync_to_async(presence.screens_open)(user.pk):
+            await database_sync_to_async(queue_leave)(user=user, ticket_id=ticket_id)
+    except Exception:  # a background task: say it failed, never crash the loop
+        log.exception("leaving the queue for a closed waiting screen failed (user %s)", user.pk)

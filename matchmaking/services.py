@@ -104,10 +104,11 @@ def queue_join(*, user: User, rules: Rules) -> Ticket:
 
 
 @transaction.atomic
-def queue_leave(*, user: User) -> Ticket | None:
-    """Leave the queue at once; None when the player was not waiting."""
+def queue_leave(*, user: User, ticket_id: int | None = None) -> Ticket | None:
+    """Leave the queue at once; None when the player was not waiting (with
+    ``ticket_id``: not waiting with that ticket, say after joining another queue)."""
     open_ticket = Ticket.objects.filter(user=user, status=Ticket.Status.WAITING).first()
-    if open_ticket is None:
+    if open_ticket is None or ticket_id not in (None, open_ticket.pk):
         return None
     pool = Pool.objects.select_for_update().get(pk=open_ticket.pool_id)
     ticket = (

@@ -98,7 +98,9 @@ def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players
         page.wait_for_selector("#board .line")
         assert page.locator("#seats .tag.filler").count() == 0
     print(f"two players seated together, both at the table after {both_seated:.2f} s")
-    assert both_seated < 2.0
+    # Seated by the join itself (no timer): what remains is two page loads, the
+    # first player's after the socket's word; generous, for a busy shared machine.
+    assert both_seated < 3.0
 
     quinto = new_page(browser, PHONE, errors)
     log_in(quinto, base, "quinto_b")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -9,6 +10,7 @@ from dataclasses import replace
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 from django.db import connections
 from django.test import Client
 
@@ -16,11 +18,31 @@ from accounts.models import User
 from domino_site.asgi import application
 from games.engine import PRESETS
 from games.models import Table
+from matchmaking import presence
+from matchmaking.models import Ticket
 from matchmaking.services import queue_join, queue_leave
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 PAIRS = replace(PRESETS["domino"], players=4, teams=True, hand_size=7, target=100)
+
+
+@pytest.fixture(autouse=True)
+def fresh_counts() -> None:
+    """Open-screen counts live in the cache: none left over from another test."""
+    cache.clear()
+
+
+def grace(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    monkeypatch.setattr(presence, "LEAVE_GRACE_SECONDS", seconds)
+
+
+async def status_becomes(user: User, status: str, within: float = 5.0) -> bool:
+    for _ in range(int(within / 0.1)):
+        if await ticket_status(user) == status:
+            return True
+        await asyncio.sleep(0.1)
+    return False
 
 
 @pytest.fixture(autouse=True)
@@ -107,6 +129,43 @@ async def test_others_joining_other_settings_send_nothing(make_user: Callable[..
     await frame(screen)
     await sync_to_async(queue_join)(user=bruno, rules=replace(PAIRS, target=50))
     assert await screen.receive_nothing(timeout=0.3)
+    await screen.disconnect()
+
+
+async def ticket_status(user: User) -> str:
+    return await sync_to_async(lambda: Ticket.objects.filter(user=user).latest("pk").status)()
+
+
+async def test_closing_the_last_waiting_screen_leaves_the_queue_after_a_grace(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grace(monkeypatch, 0.2)
+    anna = await sync_to_async(make_user)("anna")
+    await sync_to_async(queue_join)(user=anna, rules=PAIRS)
+    first, _ = await connect(anna)
+    second, _ = await connect(anna)  # two tabs
+    await frame(first)
+    await frame(second)
+    await first.disconnect()
+    await asyncio.sleep(0.5)
+    assert await ticket_status(anna) == Ticket.Status.WAITING  # a screen is still open
+    await second.disconnect()
+    assert await status_becomes(anna, Ticket.Status.LEFT)
+
+
+async def test_a_reload_within_the_grace_keeps_the_place(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grace(monkeypatch, 2.0)  # the reconnection, on a busy machine, comes well within it
+    anna = await sync_to_async(make_user)("anna")
+    await sync_to_async(queue_join)(user=anna, rules=PAIRS)
+    screen, _ = await connect(anna)
+    await frame(screen)
+    await screen.disconnect()
+    screen, _ = await connect(anna)  # the page reloaded
+    await frame(screen)
+    await asyncio.sleep(2.5)
+    assert await ticket_status(anna) == Ticket.Status.WAITING
     await screen.disconnect()
 
 
