@@ -33,7 +33,8 @@ def _refused(request: HttpRequest, template: str, form: BaseForm) -> HttpRespons
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    # An empty post is still a post: the form is bound, so a refusal can be added to it.
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method != "POST":
         return render(request, "accounts/signup.html", {"form": form})
     if attempt_limited(
@@ -82,7 +83,7 @@ def claim(request: HttpRequest) -> HttpResponse:
     user = signed_in(request)
     if not user.is_guest:
         return redirect("accounts:profile", username=user.username)
-    form = ClaimForm(request.POST or None, user=user)
+    form = ClaimForm(request.POST if request.method == "POST" else None, user=user)
     if request.method != "POST":
         return render(request, "accounts/claim.html", {"form": form})
     if attempt_limited(

@@ -240,3 +240,16 @@ def test_no_http_view_answers_a_server_error(make_user: Callable[..., User]) -> 
     assert admin and all(
         set(codes) == {ADMIN.get(label, 302)} for (label, _), codes in admin.items()
     )
+
+
+@pytest.mark.parametrize("route", ["accounts:signup", "accounts:claim", "accounts:login"])
+def test_an_empty_form_posted_past_the_rate_limit_answers_429_not_500(
+    route: str, make_user: Callable[..., User]
+) -> None:
+    """Past the limit the form says "too many attempts"; an empty post once crashed it."""
+    caches["default"].clear()
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user("guest-5ca1ab1e", guest=True))
+    codes = [client.post(reverse(route), {}).status_code for _attempt in range(30)]
+    assert max(codes) < 500
+    assert codes[-1] == 429
