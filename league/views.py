@@ -31,9 +31,9 @@ def league(request: HttpRequest) -> HttpResponse:
     week = selectors.current_week()
     rows = selectors.standings(week=week, tier=tier)
     last = selectors.last_closed_week()
-    last_tier = (selectors.finish_tier(week=last, user=viewer) if last else None) or tier
-    if "division" in request.GET:
-        last_tier = tier
+    # Last week's table: of the division the viewer finished in, unless they chose one.
+    finished_in = selectors.finish_tier(week=last, user=viewer) if last else None
+    last_tier = tier if finished_in is None or "division" in request.GET else finished_in
     last_rows = selectors.final_table(week=last, tier=last_tier) if last else []
     context = {
         "week": week,

@@ -81,6 +81,10 @@ def test_last_week_s_final_table_is_shown_once_the_week_closed(
     assert "Bronze: last week's final table" in html
     assert names(html, "last-week-table") == ["winner", "other"]
     assert f"+{numbers.LEAGUE_PRIZES[0][0]}" in html
+    english.force_login(winner)  # gone up to Silver: last week's table is still Bronze's
+    html = english.get("/league/").content.decode()
+    assert "Silver: this week" in html and "Bronze: last week's final table" in html
+    assert names(html, "last-week-table") == ["winner", "other"]
 
 
 def test_the_numbers_are_on_the_page_in_italian_by_default(client: Client, db: None) -> None:
@@ -113,3 +117,15 @@ def test_the_profile_shows_the_player_s_best_finishes(
     first, second = html.split('id="league-finishes"')[1].split("<li>")[1:3]
     assert f"Number 1 in Silver, week {week.next.key}" in first
     assert f"Number 1 in Bronze, week {week.key}" in second
+
+
+def test_operators_see_the_league_read_only_in_the_admin(
+    client: Client, make_user: Callable[..., User], add_points: AddPoints
+) -> None:
+    boss = make_user("boss")
+    User.objects.filter(pk=boss.pk).update(is_staff=True, is_superuser=True)
+    add_points(boss, 10, timezone.now())
+    client.force_login(boss)
+    for model in ("leagueweek", "member", "entry", "finish"):
+        assert client.get(f"/admin/league/{model}/").status_code == 200
+    assert client.get("/admin/league/entry/add/").status_code == 403
