@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.constants import DEFAULT_BOT_LEVEL
-from games.engine import PRESET_OPTIONS, PRESETS, Rules
+from games.engine import ALL_TILES, PRESET_OPTIONS, PRESETS, Rules
 from games.models import BotLevel, Table
 from games.presets import PRESET_INFO
 
@@ -43,6 +43,11 @@ class TableForm(forms.Form):
         source = self.data if self.is_bound else self.initial
         chosen = source.get("preset")
         preset = chosen if isinstance(chosen, str) and chosen in PRESETS else "domino"
+        if not self.is_bound and source.get("shown_preset") not in (None, preset):
+            # Another game was chosen: its own defaults (Luciano to 100), not the last one's.
+            for name in ("seating", "hand_size", "draw", "target"):
+                self.initial.pop(name, None)
+        self.initial["shown_preset"] = preset  # read back by the next change (a hidden input)
         options = PRESET_OPTIONS[preset]
         seatings = sorted({(s.players, s.pairs) for s in options.seatings})
         self._field("seating").choices = [
@@ -63,11 +68,20 @@ class TableForm(forms.Form):
         self._field("draw").choices = [
             ("yes" if d else "no", labels[d]) for d in options.draw_choices
         ]
+        defaults = PRESETS[preset]
+        size = source.get("hand_size")
+        if size not in {str(n) for n in sizes}:
+            size = str(defaults.hand_size if defaults.hand_size in sizes else sizes[-1])
+        players = int(seating.rstrip("p")) if seating.rstrip("p").isdigit() else 0
+        if players * int(size) == len(ALL_TILES):  # 4 × 7: every tile dealt, nothing to draw
+            first = "yes" if options.draw_choices[0] else "no"
+            self._field("draw").choices = [(first, _("pass: no boneyard with these settings"))]
+            if not self.is_bound:
+                self.initial["draw"] = first
         self._field("target").choices = [
             (SINGLE, _("a single hand")) if t is None else (str(t), _("%(n)s points") % {"n": t})
             for t in options.targets
         ]
-        defaults = PRESETS[preset]
         self.initial.setdefault("preset", preset)
         self.initial.setdefault("seating", seating)
         self.initial.setdefault(

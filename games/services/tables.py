@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.selectors import player_by_username
 from games import live
+from games.bot_names import bot_name
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import Match, Rules
 from games.errors import GameError
@@ -56,12 +57,16 @@ def table_create(
         bot_level=bot_level,
     )
     now = timezone.now()
+    names: list[str] = []
     for number in range(rules.players):
+        level = bot_level if number and mode == Table.Mode.COMPUTER else ""
+        names.append(bot_name(level, taken=names))
         Seat.objects.create(
             table=table,
             number=number,
             user=host if number == 0 else None,
-            bot_level=bot_level if number and mode == Table.Mode.COMPUTER else "",
+            bot_level=level,
+            bot_name=names[-1],
             joined_at=now if number == 0 or mode == Table.Mode.COMPUTER else None,
         )
     if mode == Table.Mode.COMPUTER:
@@ -133,13 +138,14 @@ def table_swap_seats(*, table_id: int, by: User, a: int, b: int, version: int) -
     if a not in seats or b not in seats or a == b:
         raise GameError(_("Choose two different seats."))
     first, second = seats[a], seats[b]
-    moved = (first.user_id, first.bot_level, first.joined_at)
-    first.user_id, first.bot_level, first.joined_at = (
+    moved = (first.user_id, first.bot_level, first.bot_name, first.joined_at)
+    first.user_id, first.bot_level, first.bot_name, first.joined_at = (
         second.user_id,
         second.bot_level,
+        second.bot_name,
         second.joined_at,
     )
-    second.user_id, second.bot_level, second.joined_at = moved
+    second.user_id, second.bot_level, second.bot_name, second.joined_at = moved
     # Two unique seats swap users: park one first so the constraint never sees a duplicate.
     parked_user = first.user_id
     first.user_id = None
@@ -159,9 +165,12 @@ def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str, vers
     _check_waiting(table)
     if level:
         _check_bot_level(level)
-    seat = table.seats.filter(number=seat_number).first()
+    seats = list(table.seats.all())
+    seat = next((s for s in seats if s.number == seat_number), None)
     if seat is None or seat.user_id is not None:
         raise GameError(_("That seat is taken."))
+    if level != seat.bot_level:  # a new level is a new player, with a name of its own
+        seat.bot_name = bot_name(level, taken=[s.bot_name for s in seats if s is not seat])
     seat.bot_level = level
     seat.joined_at = timezone.now() if level else None
     seat.save()
@@ -176,11 +185,15 @@ def table_fill_with_bots(*, table_id: int, by: User, level: str, version: int) -
     _check_host(table, by)
     _check_waiting(table)
     _check_bot_level(level)
-    updated = table.seats.filter(user__isnull=True, bot_level="").update(
-        bot_level=level, joined_at=timezone.now()
-    )
-    if not updated:
+    seats = list(table.seats.all())
+    free = [s for s in seats if s.user_id is None and not s.bot_level]
+    if not free:
         raise GameError(_("There is no empty seat."))
+    names = [s.bot_name for s in seats if s.bot_name]
+    for seat in free:
+        names.append(bot_name(level, taken=names))
+        seat.bot_level, seat.bot_name, seat.joined_at = level, names[-1], timezone.now()
+        seat.save(update_fields=["bot_level", "bot_name", "joined_at"])
     table_changed(table)
 
 

@@ -1,0 +1,215 @@
+// The table page between websocket frames: the tab's title, the last move's
+// animation, optional sounds, the connection banner, and a hand that sends one
+// move at a time.  The server stays the only authority: this file only decides
+// what the player sees and when a click may be sent.
+(function () {
+  "use strict";
+  var live = document.querySelector(".table-live");
+  if (!live) return;
+
+  var SOUND_COOKIE = "domino_sound";
+  var reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  var seen = null; // what the last frame showed: {key, yourTurn, handOver}
+  var fromRect = null; // where my own tile was when I played it
+  var offline = false;
+  var flashTimer = null;
+
+  // Reconnect within seconds, not the extension's minute-long backoff.
+  if (window.htmx) {
+    window.htmx.config.wsReconnectDelay = function (retries) {
+      return Math.min(4000, 400 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
+    };
+  }
+
+  function head() {
+    return document.getElementById("table-head");
+  }
+
+  // ---- sounds (off unless the player turned them on; made here, no files) ----
+  function soundOn() {
+    return document.cookie.split("; ").indexOf(SOUND_COOKIE + "=1") >= 0;
+  }
+  function setSound(on) {
+    document.cookie = SOUND_COOKIE + "=" + (on ? "1" : "0") + "; path=/; max-age=31536000; SameSite=Lax";
+    syncSoundToggle();
+  }
+  function syncSoundToggle() {
+    document.querySelectorAll("[data-sound-toggle]").forEach(function (b) {
+      b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    });
+  }
+  var audio = null;
+  function audioContext() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return null;
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended") audio.resume();
+    return audio;
+  }
+  function tone(ctx, freq, start, length, type, volume) {
+    var osc = ctx.createOscillator();
+    var gain = ctx.createGain();
+    osc.type = type;
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(volume, start);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start(start);
+    osc.stop(start + length + 0.02);
+  }
+  function play(name) {
+    if (!soundOn()) return;
+    document.documentElement.dataset.lastSound = name; // what the browser tests read
+    var ctx = audioContext();
+    if (!ctx) return;
+    var t = ctx.currentTime + 0.01;
+    if (name === "tile") {
+      // a tile knocked on the table: a short low thump and a click
+      tone(ctx, 160, t, 0.08, "sine", 0.5);
+      tone(ctx, 1900, t, 0.03, "square", 0.06);
+    } else if (name === "turn") {
+      tone(ctx, 660, t, 0.14, "sine", 0.25);
+      tone(ctx, 880, t + 0.15, 0.22, "sine", 0.25);
+    } else if (name === "over") {
+      tone(ctx, 523, t, 0.16, "triangle", 0.3);
+      tone(ctx, 659, t + 0.16, 0.16, "triangle", 0.3);
+      tone(ctx, 784, t + 0.32, 0.34, "triangle", 0.3);
+    }
+  }
+
+  // ---- the last move: from the seat that played it (or my hand) to its place ----
+  function animateLastMove(h) {
+    var tile = document.querySelector("#board .placed.last");
+    if (!tile || reducedMotion.matches) return;
+    var from = null;
+    if (h.dataset.lastSeat === h.dataset.you && fromRect) {
+      from = fromRect;
+    } else {
+      var card = document.querySelector('#seats .seat[data-seat="' + h.dataset.lastSeat + '"]');
+      if (card && card.getClientRects().length) from = card.getBoundingClientRect();
+    }
+    if (!from) return;
+    var to = tile.getBoundingClientRect();
+    var dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    var dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    tile.animate(
+      [
+        { transform: "translate(" + dx + "px, " + dy + "px) scale(1.3)", opacity: 0.7 },
+        { transform: "none", opacity: 1 },
+      ],
+      { duration: 420, easing: "cubic-bezier(.2, .8, .3, 1)" }
+    );
+  }
+
+  // ---- after every frame (and once on load) ----
+  function afterFrame(first) {
+    live.classList.remove("sending");
+    var h = head();
+    if (!h) return;
+    if (h.dataset.title) document.title = h.dataset.title;
+    syncSoundToggle();
+    var now = {
+      key: h.dataset.lastMove || "",
+      yourTurn: h.dataset.yourTurn === "1",
+      handOver: h.dataset.handOver === "1",
+    };
+    if (!first && seen) {
+      if (now.key && now.key !== seen.key) {
+        animateLastMove(h);
+        if (h.dataset.lastKind === "play") play("tile");
+      }
+      if (now.handOver && !seen.handOver) play("over");
+      else if (now.yourTurn && !seen.yourTurn) play("turn");
+    }
+    if (now.key !== (seen && seen.key)) fromRect = null;
+    seen = now;
+    live.classList.remove("choosing");
+    scheduleFlashHide();
+  }
+
+  function scheduleFlashHide() {
+    var flash = document.querySelector("#flash .flash");
+    clearTimeout(flashTimer);
+    if (!flash) return;
+    flashTimer = setTimeout(function () {
+      if (flash.isConnected) flash.remove();
+    }, 6000);
+  }
+
+  // ---- the connection ----
+  function setOffline(value) {
+    offline = value;
+    live.classList.toggle("offline", value);
+    var banner = document.getElementById("connection-lost");
+    if (banner) banner.hidden = !value;
+  }
+  live.addEventListener("htmx:wsClose", function (e) {
+    if (e.target === live) setOffline(true);
+  });
+  live.addEventListener("htmx:wsError", function (e) {
+    if (e.target === live) setOffline(true);
+  });
+  live.addEventListener("htmx:wsOpen", function (e) {
+    if (e.target === live) setOffline(false); // the server sends the whole view on connect
+  });
+  // Nothing is queued while offline, and a move is sent once: the hand waits for the next frame.
+  live.addEventListener("htmx:wsConfigSend", function (e) {
+    if (offline || (live.classList.contains("sending") && e.target.closest("#hand"))) {
+      e.preventDefault();
+    }
+  });
+  live.addEventListener("htmx:wsAfterSend", function (e) {
+    if (e.target.closest("#hand")) live.classList.add("sending");
+  });
+
+  // Capture: a second click on the hand before the next frame never reaches htmx.
+  live.addEventListener(
+    "click",
+    function (e) {
+      var inHand = e.target.closest("#hand button, #board .end-target");
+      if (!inHand) return;
+      if (offline || live.classList.contains("sending")) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        return;
+      }
+      var tile = e.target.closest("#hand .my-tile") || live.querySelector("#hand .my-tile.selected");
+      if (tile) fromRect = tile.getBoundingClientRect();
+    },
+    true
+  );
+
+  live.addEventListener("click", function (e) {
+    var toggle = e.target.closest("[data-sound-toggle]");
+    if (toggle) {
+      setSound(!soundOn());
+      if (soundOn()) play("turn");
+      return;
+    }
+    var select = e.target.closest("#hand .tile-select");
+    if (select) {
+      // a tile that fits both ends: the open ends on the line become targets too
+      var item = select.closest(".my-tile");
+      var was = item.classList.contains("selected");
+      live.querySelectorAll("#hand .my-tile.selected").forEach(function (t) {
+        t.classList.remove("selected");
+      });
+      item.classList.toggle("selected", !was);
+      live.classList.toggle("choosing", !was);
+      return;
+    }
+    var target = e.target.closest("#board .end-target");
+    if (target) {
+      var button = live.querySelector("#hand .my-tile.selected .end-" + target.dataset.end);
+      if (button) button.click();
+      return;
+    }
+    var flash = e.target.closest("#flash .flash");
+    if (flash) flash.remove();
+  });
+
+  live.addEventListener("htmx:wsAfterMessage", function () {
+    afterFrame(false);
+  });
+  afterFrame(true);
+})();

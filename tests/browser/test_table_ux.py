@@ -1,0 +1,204 @@
+"""The table as a player sees it, in a real browser on a phone and a desktop:
+named bots around the board, the last move, the tab's title, a hand that sends
+one move at a time, the connection banner, the 404 page."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, LiveSite
+from .test_play_in_the_browser import MY_MOVES, new_page, table_version
+
+pytestmark = pytest.mark.browser
+
+BOT_NAMES = {
+    "Nonna Pina", "Zio Gino", "Zia Rosetta", "Nonno Tano", "Cugina Lalla", "Zio Peppino",
+}  # fmt: skip
+#: Records, on every frame, whether the last tile is animating (after table.js has run).
+WATCH_FRAMES = """() => {
+  window.frames_seen = [];
+  document.querySelector('.table-live').addEventListener('htmx:wsAfterMessage', () => {
+    const last = document.querySelector('#board .placed.last');
+    window.frames_seen.push({key: document.querySelector('#table-head').dataset.lastMove,
+                             animating: last ? last.getAnimations().length : -1,
+                             sound: document.documentElement.dataset.lastSound});
+  });
+}"""
+
+
+def sent_moves(page: Any) -> list[str]:
+    """Every move frame the page sends over its websockets, from now on."""
+    moves: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda f: moves.append(f) if '"move"' in str(f) else None),
+    )
+    return moves
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    return dict(page.locator(selector).bounding_box())
+
+
+def choose(page: Any, field: str, value: str) -> None:
+    """Change a select of the new-table form and wait for the form htmx brings back."""
+    with page.expect_response(re.compile(r"/new/\?")):
+        page.select_option(f"select[name={field}]", value)
+    page.wait_for_function(
+        "([f, v]) => document.querySelector(`#id_${f}`).value === v"
+        " && !document.querySelector('#table-form.htmx-request, #table-form .htmx-settling,"
+        " #table-form.htmx-settling, #table-form .htmx-added')",
+        arg=[field, value],
+    )
+    page.wait_for_timeout(100)  # htmx binds the new form's triggers after settling
+
+
+def new_four_player_table(page: Any, base: str) -> None:
+    """Through the new-table form, checking on the way that a new game resets its settings."""
+    page.goto(f"{base}/new/")
+    page.wait_for_load_state("networkidle")
+    page.check("input[name=mode][value=computer]")
+    page.select_option("select[name=target]", "150")
+    choose(page, "preset", "luciano")
+    assert page.locator("select[name=target]").input_value() == "100"  # Luciano's default
+    choose(page, "preset", "domino")
+    choose(page, "seating", "4p")
+    assert page.locator("select[name=hand_size]").input_value() == "7"
+    draw = page.locator("select[name=draw] option")
+    assert draw.count() == 1 and "pozzo" in draw.inner_text()  # 4 × 7: nothing to draw
+    page.select_option("select[name=bot_level]", "easy")
+    page.click("#table-form button[type=submit]")
+    page.wait_for_selector("#board .line")
+
+
+def wait_for_my_turn(page: Any, limit: float = 30) -> None:
+    page.wait_for_selector(MY_MOVES, timeout=limit * 1000)
+
+
+@pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", DESKTOP)])
+def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_shown(
+    browser: Any, live_site: LiveSite, artifacts: Path, name: str, viewport: dict[str, int]
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    new_four_player_table(page, live_site.url)
+    page.evaluate(WATCH_FRAMES)
+    page.click("[data-sound-toggle]")  # sounds are off until the player turns them on
+    assert page.locator("[data-sound-toggle]").get_attribute("aria-pressed") == "true"
+    assert any(c["name"] == "domino_sound" and c["value"] == "1" for c in page.context.cookies())
+
+    # Who is who: three bots, three names, around the board.
+    seats = page.locator("#seats .seat")
+    assert seats.count() == 4
+    names = [seats.nth(i).locator(".seat-name").inner_text() for i in range(4)]
+    assert names[0] in ("Tu", "You") and set(names[1:]) <= BOT_NAMES and len(set(names)) == 4
+    board = box(page, "#board")
+    top, bottom = box(page, ".seat.pos-top"), box(page, ".seat.pos-bottom")
+    left, right = box(page, ".seat.pos-left"), box(page, ".seat.pos-right")
+    assert top["y"] + top["height"] <= board["y"] + 1
+    assert bottom["y"] >= board["y"] + board["height"] - 1
+    assert left["x"] + left["width"] <= board["x"] + 1
+    assert right["x"] >= board["x"] + board["width"] - 1
+    assert "partner" in (page.locator(".seat.pos-top").get_attribute("class") or "")
+    assert page.locator(".seat.pos-top .tag", has_text=re.compile("compagn|partner")).count()
+
+    # The title says when it is my turn; a tile is at least 44 px across on a phone.
+    wait_for_my_turn(page)
+    assert page.title() == "● Tocca a te — Domino"
+    narrowest = page.evaluate(
+        "() => Math.min(...[...document.querySelectorAll('#hand .my-tile svg.tile')]"
+        ".map(t => Math.min(t.getBoundingClientRect().width, t.getBoundingClientRect().height)))"
+    )
+    assert narrowest >= 44
+    scores = page.locator("#scores").inner_text()
+    assert scores.count("/ 100") == 2 and page.locator("#scores .progress .bar").count() == 2
+
+    # A double click on a tile sends one move, and nothing about a changed table shows.
+    moves = sent_moves(page)
+    page.reload()  # so the recorder sees this page's socket from its start
+    page.evaluate(WATCH_FRAMES)
+    wait_for_my_turn(page)
+    before = table_version(page)
+    page.locator(MY_MOVES).first.dblclick()
+    page.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version > v", arg=before
+    )
+    page.wait_for_timeout(600)
+    assert len(moves) == 1, moves
+    assert page.locator("#flash .flash").count() == 0
+
+    # The tile just played is highlighted (a pass or a draw is shown on the seat instead).
+    page.screenshot(path=artifacts / f"table-4p-{name}.png", full_page=True)
+    last_kind = page.locator("#table-head").get_attribute("data-last-kind")
+    assert page.locator("#board .placed.last").count() == (last_kind == "play")
+    assert page.locator("#seats .tag.last-move").count() == (last_kind != "play")
+    page.wait_for_function("() => document.title !== '● Tocca a te — Domino'", timeout=5000)
+    assert page.title()[0].isupper()
+    page.wait_for_function("() => window.frames_seen.some(f => f.animating > 0)", timeout=15_000)
+    assert page.evaluate("window.frames_seen.some(f => f.sound === 'tile')")  # a tile laid
+    page.screenshot(path=artifacts / f"table-4p-{name}.png", full_page=True)
+    page.context.close()
+    assert errors == []
+
+
+def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sent(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, reduced_motion="reduce")
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    moves = sent_moves(page)
+    page.goto(live_site.url)
+    page.select_option("select[name=level]", "easy")
+    page.click("#quick-play")
+    page.wait_for_selector("#board .line")
+    page.evaluate(WATCH_FRAMES)
+    wait_for_my_turn(page)
+    banner = page.locator("#connection-lost")
+    assert banner.is_hidden()
+    version = table_version(page)
+
+    live_site.stop()
+    banner.wait_for(state="visible", timeout=5000)
+    assert "Connessione persa" in banner.inner_text()
+    page.locator(MY_MOVES).first.dispatch_event("click")  # the hand ignores it…
+    page.wait_for_timeout(300)
+    page.screenshot(path=artifacts / "offline-phone.png", full_page=True)
+
+    live_site.start()
+    banner.wait_for(state="hidden", timeout=15_000)
+    page.wait_for_timeout(1000)
+    assert moves == []  # …and nothing was queued to be sent on reconnecting
+    assert table_version(page) == version  # resynced: the same table, nothing moved
+    page.locator(MY_MOVES).first.click()  # and the hand works again
+    page.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version > v", arg=version
+    )
+    assert len(moves) == 1
+    # With reduced motion nothing flies across the table.
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and not page.evaluate("window.frames_seen.length > 1"):
+        page.wait_for_timeout(200)
+    assert page.evaluate("window.frames_seen.every(f => f.animating <= 0)")
+    context.close()
+    assert [e for e in errors if "WebSocket" not in e] == []
+
+
+@pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", DESKTOP)])
+def test_a_mistyped_table_link_shows_the_sites_404_page(
+    browser: Any, live_site: LiveSite, artifacts: Path, name: str, viewport: dict[str, int]
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    response = page.goto(f"{live_site.url}/t/non-esiste/")
+    assert response.status == 404
+    assert page.locator("h1").inner_text() == "Questa pagina non è sul tavolo"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=artifacts / f"404-{name}.png", full_page=True)
+    page.context.close()
