@@ -1,6 +1,9 @@
-"""The starting grant follows the account: whenever a registered player is saved
-without one (a sign-up, a guest claiming their account), it is paid in the same
-transaction.  A signal, so the accounts app need not know about coins."""
+"""Coins that follow other apps' events, in the transaction of the event.
+
+The starting grant follows the account: whenever a registered player is saved
+without one (a sign-up, a guest claiming their account), it is paid.  Match
+rewards follow ``games.signals.match_finished``.  Signals, so neither accounts
+nor games need know about coins."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
+from games.models import Table
+from games.signals import match_finished
 
-from .services import grant_signup
+from .services import grant_signup, pay_match_rewards
 
 
 @receiver(post_save, sender=User, dispatch_uid="economy_grant_on_claim")
@@ -22,3 +27,9 @@ def grant_on_claim(sender: type[User], instance: User, raw: bool = False, **kwar
     if update_fields is not None and "is_guest" not in update_fields and not kwargs["created"]:
         return  # e.g. a login stamping last_login: nothing about the account changed
     grant_signup(user=instance)
+
+
+@receiver(match_finished, sender=Table, dispatch_uid="economy_match_rewards")
+def pay_rewards(sender: type[Table], table: Table, **kwargs: Any) -> None:
+    """Rewards and XP in the transaction that ends the match (paid once, by key)."""
+    pay_match_rewards(table_id=table.pk)

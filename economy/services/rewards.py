@@ -1,7 +1,8 @@
 """Coins and XP for a finished match, from its result rows (RULES.md §7).
 
 Online: every person by final rank.  With friends: the winning side only, at
-half the online rate.  Against the computer: nothing.  Bots, simulated players
+half the online rate.  Against the computer: nothing.  At a stake table the pot
+is the prize: XP as online, no coins from the house.  Bots, simulated players
 and guests are never paid; a person whose seat a bot finished (away at the end)
 is not paid either.  An active booster or VIP pass multiplies coins and XP.
 """
@@ -65,6 +66,8 @@ def match_rewards(*, table: Table) -> list[Reward]:
     for result in results:
         assert result.user is not None
         coins, xp = base_reward(mode=table.mode, seating=seating, rank=result.rank)
+        if table.stake:
+            coins = 0
         if not coins and not xp:
             continue
         percent = active_percent(user_id=result.user.pk, at=at)
@@ -91,21 +94,12 @@ def award_xp(*, user_id: int, amount: int, key: str, table: Table | None, booste
 def pay_match_rewards(*, table_id: int) -> None:
     """Pay the finished match's rewards; paying twice pays once.
 
-    Called in the transaction that finishes the match (after the table lock):
-    XP rows lock the players' rows, then the coins lock their wallets, each
-    in user-id order.
+    Called in the transaction that finishes the match (``match_finished``, after
+    the table lock).  Coins first, then XP, each in user-id order: the wallets,
+    then the players' rows, as the stake pot paid in the same transaction does.
     """
     table = Table.objects.get(pk=table_id)
     rewards = match_rewards(table=table)
-    for r in rewards:
-        if r.xp:
-            award_xp(
-                user_id=r.user.pk,
-                amount=r.xp,
-                key=f"xp:{table.pk}:{r.user.pk}",
-                table=table,
-                boosted=r.boosted,
-            )
     source = house(Account.Source.REWARDS)
     for r in rewards:
         if r.coins:
@@ -115,4 +109,13 @@ def pay_match_rewards(*, table_id: int) -> None:
                 legs=[(source, -r.coins), (wallet_of(user=r.user), r.coins)],
                 boosted=r.boosted,
                 memo=f"{table.mode} {seating_of(table)}",
+            )
+    for r in rewards:
+        if r.xp:
+            award_xp(
+                user_id=r.user.pk,
+                amount=r.xp,
+                key=f"xp:{table.pk}:{r.user.pk}",
+                table=table,
+                boosted=r.boosted,
             )

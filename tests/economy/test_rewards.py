@@ -200,3 +200,28 @@ def test_rewards_use_the_booster_active_when_the_match_ended(
     finish(table, [(pia, 0, 1), (players[1], 1, 2)])
     pay_match_rewards(table_id=table.pk)
     assert not Transfer.objects.get(key=f"reward:{table.pk}:{pia.pk}").boosted
+
+
+def test_the_end_of_a_match_pays_its_rewards(
+    make_table: Callable[..., Table], players: list[User]
+) -> None:
+    from games.signals import match_finished
+
+    table = make_table(mode="online", players=2)
+    before = [balance_of(user=u) for u in players[:2]]
+    finish(table, [(players[0], 0, 1), (players[1], 1, 2)])
+    match_finished.send(sender=Table, table=table)
+    assert earned(players[:2], before) == [60, 20]
+
+
+def test_a_stake_table_pays_xp_as_online_and_no_house_coins(
+    make_table: Callable[..., Table], players: list[User]
+) -> None:
+    table = make_table(mode="online", players=2)
+    table.stake = 100
+    table.save()
+    before = [balance_of(user=u) for u in players[:2]]
+    finish(table, [(players[0], 0, 1), (players[1], 1, 2)])
+    pay_match_rewards(table_id=table.pk)
+    assert earned(players[:2], before) == [0, 0]
+    assert [a.amount for a in XpAward.objects.filter(table=table).order_by("user_id")] == [30, 10]

@@ -105,3 +105,14 @@ def test_one_order_token_for_another_item_is_refused_politely(english: Client, a
     response = english.post("/coins/buy/", {"item": Item.VIP_PASS, "token": token}, follow=True)
     assert "That order was already placed." in response.content.decode()
     assert balance_of(user=anna) == 700
+
+
+def test_the_profile_shows_the_owner_their_coins_and_last_movements(
+    english: Client, anna: User, bruno: User
+) -> None:
+    english.force_login(anna)
+    own = re.sub(r"\s+", " ", english.get(f"/accounts/players/{anna.username}/").content.decode())
+    assert 'id="coins"' in own and "You have 1000 coins." in own
+    assert "sign-up grant</td><td>+1000</td>" in own.replace("> <", "><")
+    other = english.get(f"/accounts/players/{bruno.username}/").content.decode()
+    assert 'id="coins"' not in other  # nobody else's business
