@@ -21,7 +21,7 @@ from .selectors import ledger_balance
 from .services import adjust
 
 
-class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnly(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -32,7 +32,7 @@ class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
+class EntryInline(admin.TabularInline):
     model = Entry
     fk_name = "transfer"
     extra = 0
@@ -85,7 +85,7 @@ class AccountAdmin(ReadOnly):
                 name="economy_account_adjust",
             )
         ]
-        return own + super().get_urls()  # type: ignore[operator]
+        return own + super().get_urls()
 
     def adjust_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         account = get_object_or_404(Account, pk=pk)

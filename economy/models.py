@@ -8,7 +8,7 @@ only writer is ``economy.services.ledger.post_transfer``.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -21,7 +21,10 @@ class AppendOnlyError(RuntimeError):
     """The ledger is never edited: a correction is a new transfer."""
 
 
-class AppendOnlyQuerySet(models.QuerySet):  # type: ignore[type-arg]
+_M = TypeVar("_M", bound=models.Model)
+
+
+class AppendOnlyQuerySet(models.QuerySet[_M]):
     def update(self, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError(f"{self.model.__name__} rows are never updated")
 

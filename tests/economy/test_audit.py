@@ -31,7 +31,7 @@ def test_a_clean_ledger_passes_with_a_one_line_summary(anna: User, bruno: User) 
     assert out.strip().splitlines()[-1] == "audit_ledger: 3 transfers, 4 accounts, 0 problems"
 
 
-def _corrupt(sql: str, *params: object) -> None:
+def _corrupt(sql: str, *params: int) -> None:
     """What only a bug or a hand in the database could do (the ORM refuses)."""
     postgres = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
