@@ -23,7 +23,10 @@ application = GameClockMiddleware(
         {
             "http": ASGIStaticFilesHandler(django_asgi_app),
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + queue_urlpatterns + bench))
+                AuthMiddlewareStack(
+                    # Django's URLPatterns, which Channels routes (its stubs want their own type)
+                    URLRouter(websocket_urlpatterns + queue_urlpatterns + bench)  # type: ignore[arg-type]
+                )
             ),
         }
     )
