@@ -103,7 +103,7 @@ class StrictChoiceField(forms.ChoiceField):
 
     def to_python(self, value: Any) -> str:
         _check_text(value, self)
-        return super().to_python(value)  # type: ignore[no-any-return]
+        return str(super().to_python(value))  # already a string: the stubs say Any
 
 
 SEAT_RANGE = {"min_value": 0, "max_value": 3}

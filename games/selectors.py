@@ -369,7 +369,7 @@ def _revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, 
     )
 
 
-def _summaries(hands: list, names: dict[int, str]) -> list[HandSummary]:  # type: ignore[type-arg]
+def _summaries(hands: list[Hand], names: dict[int, str]) -> list[HandSummary]:
     out = []
     for h in hands:
         if not h.reason:

@@ -101,6 +101,14 @@ DRAW: Final = Draw()
 PASS: Final = Pass()
 
 
+_SUFFIXES: Final[tuple[tuple[str, End], ...]] = (
+    ("left", "left"),
+    ("right", "right"),
+    ("l", "left"),
+    ("r", "right"),
+)
+
+
 def parse_move(text: str) -> Move:
     """Read a move's text form back: ``"6|4L"``, ``"6|4 right"``, ``"draw"``, ``"pass"``."""
     cleaned = text.strip().lower()
@@ -108,9 +116,9 @@ def parse_move(text: str) -> Move:
         return DRAW
     if cleaned == "pass":
         return PASS
-    for suffix, end in (("left", "left"), ("right", "right"), ("l", "left"), ("r", "right")):
+    for suffix, end in _SUFFIXES:
         if cleaned.endswith(suffix):
-            return Play(Tile.parse(cleaned[: -len(suffix)]), end)  # type: ignore[arg-type]
+            return Play(Tile.parse(cleaned[: -len(suffix)]), end)
     raise ValueError(f"not a move: {text!r} (write 6|4L, 6|4R, draw or pass)")
 
 
