@@ -42,7 +42,7 @@ def house(source: Account.Source) -> Account:
     return account
 
 
-def _checked_legs(legs: Iterable[Leg], *, reason: str, boosted: bool) -> list[tuple[int, int]]:
+def _checked_legs(legs: list[Leg], *, reason: str, boosted: bool) -> list[tuple[int, int]]:
     """The legs as sorted (account id, amount), or ValueError saying what is wrong."""
     if reason not in Reason.values:
         raise ValueError(f"unknown reason {reason!r}")
@@ -63,7 +63,13 @@ def _checked_legs(legs: Iterable[Leg], *, reason: str, boosted: bool) -> list[tu
         raise ValueError("an account appears twice in one transfer")
     if sum(amount for _pk, amount in pairs) != 0:
         raise ValueError(f"the legs do not balance: they sum to {sum(a for _p, a in pairs)}")
+    if boosted and not any(_is_reward_house(account) and amount < 0 for account, amount in legs):
+        raise ValueError("a boosted reward is paid by the house's rewards account")
     return sorted(pairs)
+
+
+def _is_reward_house(account: Account) -> bool:
+    return account.kind == Account.Kind.SYSTEM and account.source == Account.Source.REWARDS
 
 
 def _same_or_conflict(existing: Transfer, pairs: list[tuple[int, int]], reason: str) -> Transfer:

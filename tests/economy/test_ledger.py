@@ -121,12 +121,15 @@ def test_house_accounts_may_go_negative_they_are_the_issuance(anna: User) -> Non
     assert Entry.objects.filter(account=house(GIFT)).get().amount == -10
 
 
-def test_a_booster_multiplies_only_rewards_from_the_house(anna: User) -> None:
-    legs = [(house(Account.Source.SHOP), -10), (wallet_of(user=anna), 10)]
+def test_a_booster_multiplies_only_rewards_from_the_house(anna: User, bruno: User) -> None:
+    legs = [(house(Account.Source.REWARDS), -10), (wallet_of(user=anna), 10)]
     with pytest.raises(ValueError, match="booster multiplies rewards"):
         post_transfer(key="b", reason=Reason.SHOP, legs=legs, boosted=True)
     with pytest.raises(ValueError, match="booster multiplies rewards"):
         post_transfer(key="b", reason=Reason.POT, legs=legs, boosted=True)
+    from_a_player = [(wallet_of(user=bruno), -10), (wallet_of(user=anna), 10)]
+    with pytest.raises(ValueError, match="paid by the house's rewards account"):
+        post_transfer(key="b", reason=Reason.REWARD, legs=from_a_player, boosted=True)
     assert post_transfer(key="b", reason=Reason.REWARD, legs=legs, boosted=True).boosted
 
 
