@@ -13,6 +13,7 @@
   var fromRect = null; // where my own tile was when I played it
   var offline = false;
   var flashTimer = null;
+  var chosenTile = null; // a tile that fits both ends, chosen: the line's ends are targets
 
   // Reconnect within seconds, not the extension's minute-long backoff.
   if (window.htmx) {
@@ -123,7 +124,7 @@
     }
     if (now.key !== (seen && seen.key)) fromRect = null;
     seen = now;
-    live.classList.remove("choosing");
+    choose(chosenTile); // the hand was drawn again: keep the choice while the tile can make it
     scheduleFlashHide();
   }
 
@@ -134,6 +135,17 @@
     flashTimer = setTimeout(function () {
       if (flash.isConnected) flash.remove();
     }, 6000);
+  }
+
+  // A tile that fits both ends: the open ends on the line become targets too.
+  function choose(tile) {
+    live.querySelectorAll("#hand .my-tile.selected").forEach(function (t) {
+      t.classList.remove("selected");
+    });
+    var item = tile && live.querySelector('#hand .my-tile[data-tile="' + tile + '"]');
+    chosenTile = item && item.querySelector(".tile-select") ? tile : null;
+    if (chosenTile) item.classList.add("selected");
+    live.classList.toggle("choosing", Boolean(chosenTile));
   }
 
   // ---- the connection ----
@@ -188,14 +200,8 @@
     }
     var select = e.target.closest("#hand .tile-select");
     if (select) {
-      // a tile that fits both ends: the open ends on the line become targets too
-      var item = select.closest(".my-tile");
-      var was = item.classList.contains("selected");
-      live.querySelectorAll("#hand .my-tile.selected").forEach(function (t) {
-        t.classList.remove("selected");
-      });
-      item.classList.toggle("selected", !was);
-      live.classList.toggle("choosing", !was);
+      var tile = select.closest(".my-tile").dataset.tile;
+      choose(tile === chosenTile ? null : tile);
       return;
     }
     var target = e.target.closest("#board .end-target");

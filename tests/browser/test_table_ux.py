@@ -202,3 +202,65 @@ def test_a_mistyped_table_link_shows_the_sites_404_page(
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=artifacts / f"404-{name}.png", full_page=True)
     page.context.close()
+
+
+def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_line(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    import subprocess
+    import sys
+
+    # seat 0 holds 4|2, which fits both open ends (2 and 4) of the line 2|3,3|3,3|4
+    setup = """
+from accounts.models import User
+from games import services
+from games.engine import ALL_TILES, PRESETS
+user = User.objects.create_user("ezio_b", password="tavolo-verde-42")
+table = services.table_create(host=user, mode="computer", rules=PRESETS["domino"], bot_level="easy")
+line, mine, theirs = ["2|3", "3|3", "3|4"], ["4|2", "6|6", "5|5"], ["1|1", "0|0", "6|1"]
+used = {str(t) for t in ALL_TILES if f"{t.high}|{t.low}" in mine + theirs or t in
+        [__import__("games.engine", fromlist=["Tile"]).Tile.parse(p) for p in line]}
+rest = [str(t) for t in ALL_TILES if str(t) not in used | set(mine) | set(theirs)]
+hand = table.hands.get()
+hand.initial_position = (f"hands={','.join(mine)}/{','.join(theirs)} boneyard={','.join(rest)}"
+                         f" line={','.join(line)} turn=0 dealer=1")
+hand.save()
+table.deadlines.all().delete()
+print(table.code)
+"""
+    code = (
+        subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", setup],
+            cwd=Path(__file__).resolve().parents[2],
+            env=live_site.env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{live_site.url}/accounts/login/")
+    page.fill("input[name=username]", "ezio_b")
+    page.fill("input[name=password]", "tavolo-verde-42")
+    page.click("main form button")
+    page.goto(f"{live_site.url}/t/{code}/")
+    assert page.locator("#board .end-target").first.is_hidden()  # offered once a tile is chosen
+    page.click("#hand .my-tile[data-tile='4|2'] .tile-select")
+    right = page.locator("#board .end-target[data-end='right']")
+    right.wait_for(state="visible")
+    box = right.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    page.screenshot(path=artifacts / "choose-an-end-phone.png", full_page=True)
+    version = table_version(page)
+    right.click()
+    page.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version > v", arg=version
+    )
+    placed = page.locator("#board .placed")
+    assert placed.last.get_attribute("data-tile") == "4|2"  # laid on the 4, at the right end
+    assert "last" in (placed.last.get_attribute("class") or "")
+    page.context.close()
+    assert errors == []
