@@ -45,6 +45,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,19 @@ def proc_cpu_seconds(pid: int) -> float | None:
         return None
     fields = text[text.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def proc_runqueue_seconds(pid: int) -> float | None:
+    """Seconds the threads of ``pid`` have waited for a CPU while ready to run: on a
+    shared machine, the time the server was held up by its neighbours."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                total += int((task / "schedstat").read_text().split()[1])
+    except OSError:
+        return None
+    return total / 1e9
 
 
 def proc_memory_mb(pid: int) -> dict[str, float]:
@@ -399,6 +413,7 @@ class Table:
         self.warmup_left = 0
         self.ready = False
         self.ready_for_next: set[int] = set()  # seats that said "next hand" already
+        self.gate = asyncio.Event()
 
     @property
     def url(self) -> str:
@@ -603,6 +618,7 @@ class Table:
 
     async def play(self) -> None:
         args = self.bench.args
+        await self.gate.wait()  # every new table seated: warm up together
         # Quick moves first, so that the tables are spread across their hands.
         while self.warmup_left > 0 and self.bench.warming and not self.bench.stopping:
             await self.until(lambda: not self.pending, args.timeout)
@@ -663,30 +679,48 @@ class Bench:
         self.setup_gate = asyncio.Semaphore(args.setup_concurrency)
 
     async def grow(self, count: int) -> None:
-        """Sit ``count`` tables in all (new ones warm up with quick moves), then settle."""
+        """Sit ``count`` tables in all, then warm the new ones up with quick moves, then
+        settle at human pace.  Sitting and warming are separate phases, each bounded."""
         args = self.args
         new = [Table(self, n) for n in range(len(self.tables), count)]
+        gate = asyncio.Event()  # the new tables wait for each other before warming up
         for table in new:
             table.warmup_left = random.randint(0, args.warmup_moves)
+            table.gate = gate
         self.tables += new
         self.warming = True
         self.tasks += [asyncio.create_task(t.run(self.setup_gate)) for t in new]
         self.echo_target = count if args.echo_sockets is None else args.echo_sockets
-        deadline = time.perf_counter() + args.warmup
         started_at = time.perf_counter()
-        report_at = started_at + 10
-        while time.perf_counter() < deadline and not self.stopping:
-            seated = sum(t.ready for t in new)
-            warm = all(t.warmup_left <= 0 or not t.ready for t in new)
-            if seated + self.failed_tables >= len(new) and warm:
-                break
-            await asyncio.sleep(0.25)
-            if time.perf_counter() >= report_at:
-                report_at += 10
-                self.say(
-                    f"  … {seated} of {len(new)} new tables seated, "
-                    f"{sum(max(0, t.warmup_left) for t in new)} warm-up moves to go"
-                )
+
+        def seated() -> int:
+            return sum(t.ready for t in new)
+
+        def to_warm() -> int:
+            return sum(max(0, t.warmup_left) for t in new if t.ready)
+
+        def all_seated() -> bool:
+            return seated() + self.failed_tables >= len(new)
+
+        def all_warm() -> bool:
+            return to_warm() == 0
+
+        phases: list[tuple[str, Callable[[], bool], float]] = [
+            ("sitting", all_seated, args.setup_timeout),
+            ("warming up", all_warm, args.warmup),
+        ]
+        for phase, done, limit in phases:
+            deadline = time.perf_counter() + limit
+            report_at = time.perf_counter() + 10
+            while not done() and time.perf_counter() < deadline and not self.stopping:
+                await asyncio.sleep(0.25)
+                if time.perf_counter() >= report_at:
+                    report_at += 10
+                    self.say(
+                        f"  … {phase}: {seated()} of {len(new)} new tables seated, "
+                        f"{to_warm()} warm-up moves to go"
+                    )
+            gate.set()
         self.warming = False
         self.say(
             f"  {sum(t.ready for t in self.tables)} tables playing "
@@ -765,15 +799,45 @@ class Bench:
         if not self.args.quiet:
             print(text, flush=True)
 
+    async def profile(self, seconds: float) -> None:
+        """py-spy on the server through the window: a flame graph for the first half,
+        raw stacks (for bench/profile_top.py) for the second."""
+        prefix = self.args.profile
+        prefix.parent.mkdir(parents=True, exist_ok=True)
+        py_spy = str(Path(sys.executable).with_name("py-spy"))
+        half = max(1, int(seconds / 2))
+        for suffix, extra in ((".svg", []), (".txt", ["--format", "raw"])):
+            command = [py_spy, "record", "--pid", str(self.server_pid), "-d", str(half)]
+            out = prefix.with_name(prefix.name + suffix)
+            spy = await asyncio.create_subprocess_exec(
+                *command,
+                *extra,
+                "-o",
+                str(out),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            _, err = await spy.communicate()
+            if spy.returncode:
+                self.say(f"  py-spy failed: {err.decode(errors='replace')[-300:]}")
+            else:
+                self.say(f"  profile: {out}")
+
     async def window(self, seconds: float) -> dict[str, Any]:
         """Measure for ``seconds``; then wait for the late updates and sum up."""
         cpu0 = proc_cpu_seconds(self.server_pid) if self.server_pid else None
+        wait0 = proc_runqueue_seconds(self.server_pid) if self.server_pid else None
         me0 = proc_cpu_seconds(os.getpid())
         start = time.perf_counter()
-        await asyncio.sleep(seconds)
+        if self.args.profile and self.server_pid:
+            await self.profile(seconds)
+        else:
+            await asyncio.sleep(seconds)
         end = time.perf_counter()
         cpu1 = proc_cpu_seconds(self.server_pid) if self.server_pid else None
+        wait1 = proc_runqueue_seconds(self.server_pid) if self.server_pid else None
         me1 = proc_cpu_seconds(os.getpid())
+        load = os.getloadavg()[0]
         memory = proc_memory_mb(self.server_pid) if self.server_pid else {}
         # Updates still on their way get until the timeout.
         grace = time.perf_counter() + self.args.timeout
@@ -781,7 +845,11 @@ class Bench:
             if not any(a.waiting and not a.refused for t in self.tables for a in t.pending):
                 break
             await asyncio.sleep(0.1)
-        return self.summary(start, end, cpu0, cpu1, me0, me1, memory)
+        result = self.summary(start, end, cpu0, cpu1, me0, me1, memory)
+        if wait0 is not None and wait1 is not None:
+            result["server_waiting_for_cpu_pct"] = round(100 * (wait1 - wait0) / (end - start), 1)
+        result["machine_load"] = round(load, 1)
+        return result
 
     def summary(
         self,
@@ -897,6 +965,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"  ({fb['n']} frames, {fb['per_s'] / 1e6:.2f} MB/s)",
         f"server            CPU {result['server_cpu_pct']}% of a core, "
         f"RSS {result['server_rss_mb']} MB (peak {result['server_peak_rss_mb']} MB)",
+        f"machine           load {result.get('machine_load')}; the server's threads waited "
+        f"for a CPU {result.get('server_waiting_for_cpu_pct')}% of the window",
         f"players process   CPU {result['client_cpu_pct']}% of a core, "
         f"loop lag p99 {ms(result['client_loop_lag_ms']['p99'])}",
         f"pages (median)    {page_text or '-'}",
@@ -910,7 +980,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
 
 RAMP_HEADER = (
     "tables players  moves/s (target)    p50     p90     p99     max   echo p50/p99"
-    "  errors lost  CPU%   RSS MB  client CPU%"
+    "  errors lost  CPU%   RSS MB  client CPU%  server waiting%  load"
 )
 
 
@@ -922,7 +992,8 @@ def ramp_line(r: dict[str, Any]) -> str:
         f" {ms(lat['p50']):>7} {ms(lat['p90']):>7} {ms(lat['p99']):>7} {ms(lat['max']):>7}"
         f"   {ms(echo['p50'])}/{ms(echo['p99'])}"
         f"  {r['errors']:>6} {r['lost_updates']:>4}  {r['server_cpu_pct'] or 0:>5.1f}"
-        f"  {r['server_rss_mb'] or 0:>7.1f}  {r['client_cpu_pct'] or 0:>5.1f}"
+        f"  {r['server_rss_mb'] or 0:>7.1f}  {r['client_cpu_pct'] or 0:>11.1f}"
+        f"  {r.get('server_waiting_for_cpu_pct') or 0:>15.1f}  {r.get('machine_load') or 0:>4.1f}"
     )
 
 
@@ -974,14 +1045,20 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--warmup",
         type=float,
-        default=120.0,
-        help="at most this long to sit down and warm up (default 120 s)",
+        default=90.0,
+        help="at most this long to warm up (default 90 s)",
     )
     p.add_argument(
         "--warmup-moves",
         type=int,
         default=60,
         help="each table first plays a random 0..N quick moves (default 40)",
+    )
+    p.add_argument(
+        "--setup-timeout",
+        type=float,
+        default=300.0,
+        help="at most this long to sit the tables down (default 300 s)",
     )
     p.add_argument("--settle", type=float, default=5.0, help="human pace before measuring (s)")
     p.add_argument(
@@ -1005,6 +1082,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--server-cpu", type=int, default=0, help="core for daphne (default 0)")
     p.add_argument("--client-cpu", type=int, default=1, help="core for the players (default 1)")
     p.add_argument("--max-seconds", type=float, default=1800, help="the whole run's bound")
+    p.add_argument(
+        "--repeat", type=int, default=1, help="runs, each on a fresh server; prints their medians"
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="py-spy the server through the window: PREFIX.svg, PREFIX.txt (raw)",
+    )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", type=Path, default=None, help="write the figures here")
     p.add_argument("--quiet", action="store_true")
@@ -1019,15 +1105,100 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+MEDIAN_FIGURES = (
+    ("moves_per_s",),
+    ("target_per_s",),
+    ("latency_ms", "p50"),
+    ("latency_ms", "p90"),
+    ("latency_ms", "p99"),
+    ("latency_ms", "max"),
+    ("echo_ms", "p50"),
+    ("echo_ms", "p99"),
+    ("errors",),
+    ("lost_updates",),
+    ("server_cpu_pct",),
+    ("server_rss_mb",),
+    ("client_cpu_pct",),
+    ("frame_bytes", "p50"),
+    ("frame_bytes", "max"),
+    ("server_waiting_for_cpu_pct",),
+    ("machine_load",),
+)
+
+
+def median_of(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A result whose figures are the medians of ``results`` (the same table count)."""
+    out: dict[str, Any] = json.loads(json.dumps(results[0]))
+    for path in MEDIAN_FIGURES:
+        values = []
+        for r in results:
+            value: Any = r
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, (int, float)):
+                values.append(value)
+        target = out
+        for key in path[:-1]:
+            target = target.setdefault(key, {})
+        target[path[-1]] = statistics.median(values) if values else None
+    pages: dict[str, list[float]] = {}
+    for r in results:
+        for name, value in r["pages_median_ms"].items():
+            pages.setdefault(name, []).append(value)
+    out["pages_median_ms"] = {k: statistics.median(v) for k, v in pages.items()}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.seed is not None:
         random.seed(args.seed)
+    runs = [run_once(args, n) for n in range(args.repeat)]
+    if args.repeat > 1 and not args.ramp:
+        print(f"\n{args.repeat} runs, and their medians:\n{RAMP_HEADER}")
+        for outcome in runs:
+            for step in outcome["steps"]:
+                print(ramp_line(step))
+        done = [o["steps"][0] for o in runs if o["steps"]]
+        if done:
+            median = median_of(done)
+            print(ramp_line(median) + "  ← median")
+            pages = median["pages_median_ms"]
+            bare = pages.get("bare")
+            print(
+                "pages (median)  "
+                + " · ".join(
+                    f"{k} {ms(v)}" + (f" ({v / bare:.1f}x)" if bare and k != "bare" else "")
+                    for k, v in pages.items()
+                )
+            )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        config = {k: v for k, v in vars(args).items() if k != "json"}
+        site = args.rev or (str(args.site) if args.site else _commit())
+        payload: dict[str, Any] = {"config": config, "site": site}
+        if args.repeat == 1:
+            payload.update(runs[0])
+        else:
+            payload["runs"] = runs
+            done = [o["steps"][0] for o in runs if o["steps"] and not args.ramp]
+            payload["median"] = median_of(done) if done else None
+        args.json.write_text(json.dumps(payload, indent=2, default=str))
+        print(f"figures written to {args.json}")
+    return 0
+
+
+def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
+    """One run on a fresh server (unless ``--url``): its steps' figures."""
     server = None
     url, pid = args.url, args.server_pid
     if url is None:
         server = Server(cpu=args.server_cpu, rev=args.rev, site=args.site)
-        server.start()
+        try:
+            server.start()
+        except BaseException:
+            server.stop()
+            raise
         url, pid = server.url, server.pid
     with contextlib.suppress(OSError, AttributeError):
         os.sched_setaffinity(0, {args.client_cpu})
@@ -1038,6 +1209,8 @@ def main(argv: list[str] | None = None) -> int:
         f"players on cpu {args.client_cpu}",
         flush=True,
     )
+    if args.repeat > 1:
+        print(f"run {number + 1} of {args.repeat}", flush=True)
     try:
         outcome = asyncio.run(asyncio.wait_for(run(args, url, pid), args.max_seconds))
     except TimeoutError:
@@ -1048,14 +1221,7 @@ def main(argv: list[str] | None = None) -> int:
             if server.proc is not None and server.proc.poll() is not None:
                 print(f"daphne stopped during the run:\n{server.log_tail()}", file=sys.stderr)
             server.stop()
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        config = {k: v for k, v in vars(args).items() if k != "json"}
-        site = args.rev or (str(args.site) if args.site else _commit())
-        payload = {"started": started, "config": config, "site": site, **outcome}
-        args.json.write_text(json.dumps(payload, indent=2, default=str))
-        print(f"figures written to {args.json}")
-    return 0
+    return {"started": started, **outcome}
 
 
 def _commit() -> str:

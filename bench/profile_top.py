@@ -5,7 +5,7 @@
 
 Prints, like ``py-spy top``, the functions with the most samples of their own
 (the frame on top of the stack) and the most samples in total (anywhere on the
-stack, counted once per stack), as a share of all samples.  Line numbers are
+stack, counted once per stack), as a share of the samples at work.  Line numbers are
 dropped, so a function's lines add up.
 """
 
@@ -26,10 +26,20 @@ def frame_name(frame: str) -> str:
     return re.sub(r"\(.*?site-packages/", "(", name)
 
 
-def read(path: Path) -> tuple[Counter[str], Counter[str], int]:
+# Frames where a thread waits rather than works (py-spy's idle filter misses some of
+# them on a busy machine): the thread pool's idle workers, the event loop's select.
+WAITING = (
+    "_worker (concurrent/futures/thread.py)",
+    "EpollSelector.select (selectors.py)",
+    "Condition.wait (threading.py)",
+    "Event.wait (threading.py)",
+)
+
+
+def read(path: Path) -> tuple[Counter[str], Counter[str], int, int]:
     own: Counter[str] = Counter()
     total: Counter[str] = Counter()
-    samples = 0
+    samples = waiting = 0
     for line in path.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
         if not stack or not count.isdigit():
@@ -40,11 +50,14 @@ def read(path: Path) -> tuple[Counter[str], Counter[str], int]:
         frames = [f for f in frames if not f.startswith(("thread ", "process "))]
         if not frames:
             continue
+        if frames[-1] in WAITING:
+            waiting += n
+            continue
         samples += n
         own[frames[-1]] += n
         for name in set(frames):
             total[name] += n
-    return own, total, samples
+    return own, total, samples, waiting
 
 
 def main() -> None:
@@ -52,8 +65,11 @@ def main() -> None:
     parser.add_argument("profile", type=Path)
     parser.add_argument("--lines", type=int, default=15)
     args = parser.parse_args()
-    own, total, samples = read(args.profile)
-    print(f"{samples} samples")
+    own, total, samples, waiting = read(args.profile)
+    print(
+        f"{samples} samples at work; {waiting} more left out, waiting "
+        "(idle pool threads, the event loop's select, condition waits)"
+    )
     for title, counter in (("own", own), ("total", total)):
         print(f"\n  %{title:<5} function")
         for name, n in counter.most_common(args.lines):
