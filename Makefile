@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test test-scaleout setup check pytest system-packages messages bench clean
+.PHONY: run test test-scaleout setup check pytest system-packages messages bench bench-load clean
 
 ## make run: set up, then serve the site with daphne on http://127.0.0.1:8000
 run: setup
@@ -67,6 +67,13 @@ test-scaleout: setup
 ## make bench: the speed benchmarks (figures go in the README)
 bench: setup
 	$(BIN)/python bench/engine.py
+
+## make bench-load TABLES=100 (RAMP=1: 10, 25, 50 … tables until p99 > 150 ms; LOAD_ARGS=…):
+## real players against one daphne on the embedded default (bench/load.py, figures in the README)
+TABLES ?= 100
+bench-load: setup
+	$(BIN)/python bench/load.py $(if $(RAMP),--ramp,--tables $(TABLES)) \
+	  --json bench/results/load-$(if $(RAMP),ramp,$(TABLES)).json $(LOAD_ARGS)
 
 clean:
 	rm -rf $(VENV) static/vendor staticfiles
