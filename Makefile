@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test test-scaleout setup check pytest system-packages messages bench bench-load clean
+.PHONY: run test test-scaleout serve-scaled setup check pytest system-packages messages bench bench-load clean
 
 ## make run: set up, then serve the site with daphne on http://127.0.0.1:8000
 run: setup
@@ -16,7 +16,7 @@ run: setup
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest
 
-setup: $(VENV)/.installed static/vendor/versions.json messages
+setup: $(VENV)/.installed messages
 
 # The virtualenv, rebuilt only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -25,10 +25,6 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
-
-# htmx and its websocket extension, pinned and checksummed (see domino_site/vendor.py).
-static/vendor/versions.json: domino_site/vendor.py | $(VENV)/.installed
-	$(BIN)/python -m domino_site.vendor
 
 # Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt).
 messages: $(VENV)/.installed system-packages
@@ -62,7 +58,14 @@ SCALEOUT_DB    ?= postgres://postgres@127.0.0.1:5432/domino
 SCALEOUT_REDIS ?= redis://127.0.0.1:6379/3
 test-scaleout: setup
 	DATABASE_URL=$(SCALEOUT_DB) REDIS_URL=$(SCALEOUT_REDIS) \
-	  $(BIN)/python -m pytest tests/games tests/accounts -m "not browser" $(PYTEST_ARGS)
+	  $(BIN)/python -m pytest tests/games tests/accounts tests/matchmaking tests/economy \
+	    tests/league tests/site -m "not browser" $(PYTEST_ARGS)
+
+## make serve-scaled N=4: migrate PostgreSQL, then N daphne processes (ports 8001…) and the worker
+N ?= 4
+serve-scaled: setup
+	DATABASE_URL=$${DATABASE_URL:-$(SCALEOUT_DB)} REDIS_URL=$${REDIS_URL:-$(SCALEOUT_REDIS)} \
+	  $(BIN)/python -m domino_site.scaled --processes $(N)
 
 ## make bench: the speed benchmarks (figures go in the README)
 bench: setup
@@ -76,4 +79,4 @@ bench-load: setup
 	  --json bench/results/load-$(if $(RAMP),ramp,$(TABLES)).json $(LOAD_ARGS)
 
 clean:
-	rm -rf $(VENV) static/vendor staticfiles
+	rm -rf $(VENV) staticfiles

@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from games.selectors import player_record
@@ -85,7 +87,7 @@ def claim(request: HttpRequest) -> HttpResponse:
         return redirect("accounts:profile", username=user.username)
     form = ClaimForm(request.POST if request.method == "POST" else None, user=user)
     if request.method != "POST":
-        return render(request, "accounts/claim.html", {"form": form})
+        return render(request, "accounts/claim.html", {"form": form, "next": _next_page(request)})
     if attempt_limited(
         request,
         group="claim",
@@ -108,8 +110,19 @@ def claim(request: HttpRequest) -> HttpResponse:
                 request,
                 _("Your account is yours: welcome, %(name)s!") % {"name": claimed.username},
             )
-            return redirect("accounts:profile", username=claimed.username)
-    return render(request, "accounts/claim.html", {"form": form})
+            return redirect(
+                _next_page(request) or reverse("accounts:profile", args=[claimed.username])
+            )
+    return render(request, "accounts/claim.html", {"form": form, "next": _next_page(request)})
+
+
+def _next_page(request: HttpRequest) -> str | None:
+    """Where the player was going (the online lobby, say), if it is on this site."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and safe else None
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

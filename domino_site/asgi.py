@@ -1,4 +1,4 @@
-"""ASGI entry point for daphne: pages, static files, websockets and the game clock."""
+"""ASGI entry point for daphne: pages (and static files, by WhiteNoise), websockets, the worker."""
 
 import os
 
@@ -10,7 +10,6 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from domino_site import echo  # noqa: E402
 from games.clock import GameClockMiddleware  # noqa: E402
@@ -21,7 +20,7 @@ bench = echo.websocket_urlpatterns  # empty unless bench/load.py runs the server
 application = GameClockMiddleware(
     ProtocolTypeRouter(
         {
-            "http": ASGIStaticFilesHandler(django_asgi_app),
+            "http": django_asgi_app,  # static files: WhiteNoise's middleware
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
                     # Django's URLPatterns, which Channels routes (its stubs want their own type)

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files: compressed, cached for a year
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -113,11 +114,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("DJANGO_TEST_DB_NAME")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py's asyncio pool defaults to 100 connections and then fails
+            # with MaxConnectionsError under load: give each process a larger pool.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}]},
         }
     }
 else:
@@ -161,7 +165,17 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+# With debug off, `manage.py collectstatic` writes hashed, compressed copies that
+# WhiteNoise serves with year-long cache headers; with debug on it serves the sources.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -197,3 +211,8 @@ GAME_CLOCK_ENABLED = env_flag("GAME_CLOCK_ENABLED", True)
 
 # Online play: seconds a forming room waits for people before simulated players complete it.
 MATCHMAKING_FILL_SECONDS = int(os.environ.get("MATCHMAKING_FILL_SECONDS", "20"))
+# A stake table that has not filled this long after it opened is cancelled and refunded.
+STAKE_FILL_SECONDS = int(os.environ.get("STAKE_FILL_SECONDS", "180"))
+# Rate limits on sign-up, login and claim (accounts/limits.py); off only for the
+# browser tests, whose many players all sign up from 127.0.0.1 within the hour.
+RATELIMIT_ENABLE = env_flag("DJANGO_RATELIMIT", True)

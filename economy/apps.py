@@ -8,3 +8,4 @@ class EconomyConfig(AppConfig):
 
     def ready(self) -> None:
         from . import signals  # noqa: F401
+        from .services import stake_tables  # noqa: F401  (its deadline handler and pot receiver)

@@ -8,7 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.constants import DEFAULT_BOT_LEVEL
+from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import ALL_TILES, PRESET_OPTIONS, PRESETS, Rules
 from games.models import BotLevel, Table
 from games.presets import PRESET_INFO
@@ -27,7 +27,11 @@ def _seating_label(players: int, pairs: bool) -> str:
 
 
 class TableForm(forms.Form):
-    mode = forms.ChoiceField(label=_("Play"), choices=Table.Mode.choices, widget=forms.RadioSelect)
+    mode = forms.ChoiceField(
+        label=_("Play"),
+        choices=[(m.value, m.label) for m in (Table.Mode.COMPUTER, Table.Mode.FRIENDS)],
+        widget=forms.RadioSelect,
+    )
     preset = forms.ChoiceField(label=_("Game"))
     seating = forms.ChoiceField(label=_("Players"))
     hand_size = forms.ChoiceField(label=_("Tiles each"))
@@ -35,6 +39,19 @@ class TableForm(forms.Form):
     target = forms.ChoiceField(label=_("Play to"))
     bot_level = forms.ChoiceField(
         label=_("Computer level"), choices=BotLevel.choices, initial=DEFAULT_BOT_LEVEL
+    )
+    turn_clock = forms.TypedChoiceField(
+        label=_("Turn clock (with friends)"),
+        choices=[
+            ("", _("no clock")) if s is None else (str(s), _("%(n)s seconds a move") % {"n": s})
+            for s in TURN_CLOCK_CHOICES
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_(
+            "When time runs out, the computer plays for the player; twice, and they are away."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -110,6 +127,8 @@ class TableForm(forms.Form):
                 % {"game": PRESET_INFO[data["preset"]].title}
             ) from None
         data["seating"] = seating
+        if data.get("mode") != Table.Mode.FRIENDS:
+            data["turn_clock"] = None  # only friends' tables may have one
         return data
 
     @staticmethod

@@ -25,7 +25,7 @@ from games.errors import GameError
 from games.forms import TableForm
 from games.models import BotLevel, Invitation, Table
 from games.presets import PRESET_INFO
-from games.selectors import games_in_progress, invitations_for, table_view
+from games.selectors import invitations_for, my_games, table_view
 
 QUICK_PLAY = replace(PRESETS["domino"], players=2, hand_size=7, target=100)
 
@@ -44,7 +44,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "presets": PRESET_INFO.values(),
             "invitations": invitations_for(user=user)[:10] if user else [],
-            "in_progress": games_in_progress(user=user)[:10] if user else [],
+            "in_progress": my_games(user=user) if user else [],
             "levels": BotLevel.choices,
         },
     )

@@ -1,6 +1,7 @@
 """Writes: every change to a table goes through one of these functions."""
 
-from .play import hand_next, move_submit, run_due, table_advance
+from .online import online_table_create
+from .play import hand_next, move_submit, seat_back, seat_hand_to_bot, table_end
 from .tables import (
     invitation_accept,
     invitation_decline,
@@ -21,10 +22,12 @@ __all__ = [
     "invitation_accept",
     "invitation_decline",
     "move_submit",
-    "run_due",
-    "table_advance",
+    "online_table_create",
+    "seat_back",
+    "seat_hand_to_bot",
     "table_cancel",
     "table_create",
+    "table_end",
     "table_fill_with_bots",
     "table_invite",
     "table_join",

@@ -1,8 +1,9 @@
 """What every table service does: lock the table, and announce a change.
 
 **The lock order**, everywhere (services, the deadline worker, matchmaking,
-the ledger): the table first, then its seats, then invitations and queue
-tickets, then wallets and other ledger accounts (in primary-key order).  A
+the ledger): the table first, then its seats, then invitations, matchmaking
+pools and their tickets, then the league's week row, then wallets and other
+ledger accounts (in primary-key order).  A
 service that needs a row of a later kind locks the earlier kinds first, even
 when it only found the table through that row (``invitation_decline`` reads
 the invitation's table id without a lock, locks the table, then the

@@ -12,7 +12,7 @@ from accounts.models import User
 from accounts.selectors import player_by_username
 from games import live
 from games.bot_names import bot_name
-from games.constants import DEFAULT_BOT_LEVEL
+from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import Match, Rules
 from games.errors import GameError
 from games.models import BotLevel, Hand, Invitation, Seat, Table
@@ -22,8 +22,17 @@ from .play import schedule
 
 
 def _check_host(table: Table, user: User) -> None:
+    _check_no_stake(table)
     if table.host_id != user.pk:
         raise GameError(_("Only the host can do that."))
+
+
+def _check_no_stake(table: Table) -> None:
+    """A stake table has no host and no free sitting: the stake moves with the seat."""
+    if table.stake:
+        raise GameError(
+            _("At a stake table you sit and leave from the stake tables, where the stake is paid.")
+        )
 
 
 def _check_waiting(table: Table) -> None:
@@ -38,12 +47,21 @@ def _check_bot_level(level: str) -> None:
 
 @transaction.atomic
 def table_create(
-    *, host: User, mode: str, rules: Rules, bot_level: str = DEFAULT_BOT_LEVEL
+    *,
+    host: User,
+    mode: str,
+    rules: Rules,
+    bot_level: str = DEFAULT_BOT_LEVEL,
+    turn_seconds: int | None = None,
 ) -> Table:
     """A new table with the host in seat 0.  Against the computer the other
-    seats are bots and the game starts at once."""
-    if mode not in Table.Mode.values:
+    seats are bots and the game starts at once.  Friends may play with a turn
+    clock; online tables come from matchmaking (``online_table_create``)."""
+    if mode not in (Table.Mode.COMPUTER, Table.Mode.FRIENDS):
         raise GameError(_("Unknown game mode."))
+    clock_allowed = mode == Table.Mode.FRIENDS and turn_seconds in TURN_CLOCK_CHOICES
+    if turn_seconds is not None and not clock_allowed:
+        raise GameError(_("Choose one of the turn clocks offered."))
     _check_bot_level(bot_level)
     table = Table.objects.create(
         mode=mode,
@@ -55,6 +73,7 @@ def table_create(
         draw=rules.draw,
         target=rules.target,
         bot_level=bot_level,
+        turn_seconds=turn_seconds,
     )
     now = timezone.now()
     names: list[str] = []
@@ -70,7 +89,7 @@ def table_create(
             joined_at=now if number == 0 or mode == Table.Mode.COMPUTER else None,
         )
     if mode == Table.Mode.COMPUTER:
-        _start(table)
+        start(table)
     return table
 
 
@@ -82,6 +101,8 @@ def table_join(
     to watch instead.  Sitting again where you already sit changes nothing."""
     table = locked_table(table_id)
     check_version(table, version)
+    if not table.seats.filter(user=user).exists():
+        _check_no_stake(table)
     return _take_seat(table, user, seat_number)
 
 
@@ -115,6 +136,7 @@ def table_leave(*, table_id: int, user: User, version: int) -> None:
     """Leave a seat before the game starts (the host cancels the table instead)."""
     table = locked_table(table_id)
     check_version(table, version)
+    _check_no_stake(table)
     _check_waiting(table)
     if table.host_id == user.pk:
         raise GameError(_("The host cannot leave: cancel the table instead."))
@@ -206,38 +228,90 @@ def table_start(*, table_id: int, by: User, version: int) -> None:
     _check_waiting(table)
     if any(s.is_free for s in table.seats.all()):
         raise GameError(_("Every seat needs a player or a bot before the game starts."))
-    _start(table)
+    start(table)
 
 
-def _start(table: Table) -> None:
+def start(table: Table) -> None:
+    """Deal the first hand (call under the table's lock)."""
     match = Match(table.rules, dealer=secrets.randbelow(table.players))
     Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    schedule(table, match)
     table_changed(table)
+    schedule(table, match, list(table.seats.order_by("number")))
 
 
 @transaction.atomic
 def table_rematch(*, table_id: int, by: User) -> Table:
-    """Once a game is over, a player opens the next one with the same settings;
-    everyone still looking at the old table is offered a seat."""
+    """Once a game is over, a player asks for the next one with the same settings.
+
+    The first to ask opens it; with friends, everyone who asks sits again in the
+    seat they had (bots keep theirs), and it starts by itself once all the
+    players are back — or the host fills the empty seats with bots."""
     table = locked_table(table_id)
     if table.status != Table.Status.FINISHED:
         raise GameError(_("The game is not over yet."))
+    old_seats = list(table.seats.order_by("number"))
+    mine = next((s for s in old_seats if s.user_id == by.pk), None)
     if table.rematch is not None:
+        if table.mode == Table.Mode.FRIENDS and mine is not None:
+            _rejoin(table.rematch.pk, by, mine.number, old_seats)
         return table.rematch
-    if not table.seats.filter(user=by).exists():
+    if mine is None:
         raise GameError(_("Only players at the table can ask for a rematch."))
-    rematch = table_create(host=by, mode=table.mode, rules=table.rules, bot_level=table.bot_level)
-    if table.mode == Table.Mode.FRIENDS:  # the same company: bots keep their seats' levels
-        for seat in table.seats.exclude(bot_level=""):
-            rematch.seats.filter(number=seat.number).update(
-                bot_level=seat.bot_level, joined_at=timezone.now()
-            )
+    if table.mode == Table.Mode.ONLINE:
+        raise GameError(_("For another online game, join the queue again."))
+    rematch = table_create(
+        host=by,
+        mode=table.mode,
+        rules=table.rules,
+        bot_level=table.bot_level,
+        turn_seconds=table.turn_seconds,
+    )
+    if table.mode == Table.Mode.FRIENDS:
+        _same_company(rematch, old_seats, host_seat=mine.number)
+        _start_if_all_back(rematch, old_seats)
     table.rematch = rematch
     table_changed(table)
     return rematch
+
+
+def _same_company(rematch: Table, old_seats: list[Seat], *, host_seat: int) -> None:
+    """The host back in their old seat, the bots in theirs (level and name)."""
+    seats = {s.number: s for s in rematch.seats.all()}
+    now = timezone.now()
+    if host_seat != 0:
+        seats[host_seat].user, seats[host_seat].joined_at = seats[0].user, now
+        seats[0].user, seats[0].joined_at = None, None
+        seats[0].save()
+        seats[host_seat].save()
+    for old in old_seats:
+        if old.is_bot:
+            seat = seats[old.number]
+            seat.bot_level, seat.bot_name, seat.joined_at = old.bot_level, old.bot_name, now
+            seat.save()
+
+
+def _rejoin(rematch_id: int, user: User, number: int, old_seats: list[Seat]) -> None:
+    """Sit ``user`` in their old seat at the rematch; start it when all are back.
+    (Lock order: the old table, then the rematch, always in that order.)"""
+    rematch = locked_table(rematch_id)
+    if rematch.status != Table.Status.WAITING:
+        return
+    seats = {s.number: s for s in rematch.seats.all()}
+    if seats[number].is_free:
+        _take_seat(rematch, user, number)
+    elif seats[number].user_id != user.pk and not any(s.user_id == user.pk for s in seats.values()):
+        _take_seat(rematch, user)  # someone took their seat: any free one
+    _start_if_all_back(rematch, old_seats)
+
+
+def _start_if_all_back(rematch: Table, old_seats: list[Seat]) -> None:
+    seats = list(rematch.seats.all())
+    players = {s.user_id for s in old_seats if s.user_id is not None}
+    seated = {s.user_id for s in seats if s.user_id is not None}
+    if players <= seated and not any(s.is_free for s in seats):
+        start(rematch)
 
 
 @transaction.atomic

@@ -156,3 +156,21 @@ def test_unused_guests_are_pruned_and_players_kept(make_user: Callable[..., User
     User.objects.filter(pk=never_logged_in.pk).update(date_joined=long_ago)
     call_command("prune_guests", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert not User.objects.filter(pk=never_logged_in.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_guest_who_claims_from_the_online_lobby_goes_back_to_it(client: Client) -> None:
+    from accounts.models import User
+
+    guest = User(username="guest-next", is_guest=True, guest_tag=4321)
+    guest.set_unusable_password()
+    guest.save()
+    client.force_login(guest)
+    page = client.get("/accounts/claim/?next=/online/").content.decode()
+    assert 'name="next" value="/online/"' in page
+    form = {"username": "Nuovo", "password1": "tavolo-verde-42", "password2": "tavolo-verde-42"}
+    done = client.post("/accounts/claim/", {**form, "next": "/online/"})
+    assert done.status_code == 302 and done["Location"] == "/online/"
+    elsewhere = client.post("/accounts/claim/", {**form, "next": "https://evil.example/"})
+    assert elsewhere.status_code == 302  # already claimed: to the profile, never off-site
+    assert "evil" not in elsewhere["Location"]

@@ -37,20 +37,24 @@ class LiveSite:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "GAME_CLOCK_ENABLED": "1",
             "MATCHMAKING_FILL_SECONDS": "6",  # simulated players come quickly in tests
+            "STAKE_FILL_SECONDS": "8",  # an unfilled stake table is refunded quickly in tests
+            "DJANGO_RATELIMIT": "0",  # every browser test signs players up from 127.0.0.1
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "browser-tests-only-" + "x" * 40,
             "DJANGO_HTTPS": "0",  # plain http on 127.0.0.1: no redirect, no secure-only cookies
+            "DJANGO_STATIC_ROOT": str(workdir / "static"),  # hashed, compressed, as in production
         }
         self.env.pop("REDIS_URL", None)
         self.log = (workdir / "daphne.log").open("a")
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-        )
+        for command in (["migrate"], ["collectstatic"]):
+            subprocess.run(
+                [sys.executable, "manage.py", *command, "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+            )
         self.server: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:

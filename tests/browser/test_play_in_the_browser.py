@@ -200,8 +200,7 @@ table = services.table_create(host=user, mode="computer", rules=PRESETS["domino"
 hand = table.hands.get()
 hand.initial_position = "{full_line_position()}"
 hand.save()
-table.next_action_at = None
-table.save()
+table.deadlines.all().delete()
 print(table.code)
 """
     code = (

@@ -22,7 +22,7 @@ from economy.models import Account, Transfer
 from economy.services import escrow_of
 from economy.services.stake_tables import stake_table_leave, stake_table_sit
 from games.deadlines import run_due
-from games.engine import PRESETS, Round
+from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
 from games.models import Deadline, Hand, SeatResult, Table
 from games.records import load_match
@@ -198,7 +198,8 @@ def test_a_refund_racing_the_last_player_sitting_never_both_starts_and_refunds(
 ) -> None:
     for attempt in range(6):
         first, last = rich(f"first{attempt}"), rich(f"last{attempt}")
-        table = stake_table_sit(user=first, rules=DUEL, stake=100)
+        rules = replace(PRESETS["duello"], target=50 * (attempt + 1))  # a new table each time
+        table = stake_table_sit(user=first, rules=rules, stake=100)
         claimed = table.deadlines.get(kind=Deadline.Kind.STAKE_FILL)
         Deadline.objects.filter(pk=claimed.pk).update(due_at=timezone.now())
         barrier = threading.Barrier(2)
@@ -208,9 +209,11 @@ def test_a_refund_racing_the_last_player_sitting_never_both_starts_and_refunds(
             run_due(now=timezone.now() + timedelta(seconds=1))
             connections.close_all()
 
-        def sit(barrier: threading.Barrier = barrier, last: User = last) -> None:
+        def sit(
+            barrier: threading.Barrier = barrier, last: User = last, rules: Rules = rules
+        ) -> None:
             barrier.wait()
-            stake_table_sit(user=last, rules=DUEL, stake=100)
+            stake_table_sit(user=last, rules=rules, stake=100)
             connections.close_all()
 
         threads = [threading.Thread(target=expire), threading.Thread(target=sit)]

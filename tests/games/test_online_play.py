@@ -49,6 +49,7 @@ def duel(anna: User, bruno: User) -> Table:
         if len(load_match(table).round.legal_moves()) > 1:
             table.refresh_from_db()
             return table
+        table.delete()  # its forced move's deadline must not be due in the tests
     raise AssertionError("no deal with a choice in 50 tries")
 
 
@@ -266,7 +267,7 @@ def test_the_end_of_a_match_stores_one_result_per_seat_with_ranks(
 
 
 def test_results_are_written_in_the_transaction_that_ends_the_match(
-    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+    make_user: Callable[..., User],
 ) -> None:
     from games import signals
 
@@ -277,11 +278,42 @@ def test_results_are_written_in_the_transaction_that_ends_the_match(
         rules=PRESETS["blocco"], people=[make_user("solo")], fillers=[Filler("ugo", "easy")]
     )
     signals.match_finished.connect(payer_fails)
+    rng, failed = random.Random(11), False
     try:
-        with pytest.raises(RuntimeError):
-            _play_to_the_end(table)
+        for _ in range(200):  # until the last move fails with its payer
+            table.refresh_from_db()
+            match = load_match(table)
+            moves = Move.objects.filter(hand__table=table).count()
+            assert not match.over
+            if table.seats.get(number=match.round.turn).is_bot:
+                run_due(now=timezone.now() + timedelta(seconds=60))  # the worker logs it
+                if Move.objects.filter(hand__table=table).count() == moves:
+                    failed = True
+                    break
+            else:
+                try:
+                    play_a_legal_move(table, rng)
+                except RuntimeError:  # the person's move ended the match, and failed
+                    failed = True
+                    break
     finally:
         signals.match_finished.disconnect(payer_fails)
+    assert failed
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING  # the last move was rolled back with it
     assert not SeatResult.objects.filter(table=table).exists()
+
+
+def test_the_host_of_a_friends_table_may_turn_the_clock_on_in_the_form(
+    anna: User, client: Client
+) -> None:
+    client.force_login(anna)
+    client.cookies["django_language"] = "en"
+    form = {"preset": "duello", "seating": "2", "hand_size": "7", "draw": "yes", "target": "100"}
+    client.post("/new/", {**form, "mode": "friends", "turn_clock": "30", "bot_level": "medium"})
+    client.post("/new/", {**form, "mode": "computer", "turn_clock": "30", "bot_level": "medium"})
+    friends, computer = (Table.objects.get(mode=m) for m in ("friends", "computer"))
+    assert friends.turn_seconds == 30 and computer.turn_seconds is None
+    refused = client.post("/new/", {**form, "mode": "friends", "turn_clock": "7"})
+    assert refused.status_code == 200 and b"Select a valid choice" in refused.content
+    assert Table.objects.count() == 2

@@ -10,10 +10,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games import deadlines, services
+from games.deadlines import run_due
 from games.engine import PRESETS
 from games.errors import GameError
-from games.models import Hand, Invitation, Move, Table
+from games.models import Deadline, Hand, Invitation, Move, Table
 from games.records import load_match
 from games.services import play
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
@@ -23,6 +24,11 @@ pytestmark = pytest.mark.django_db
 
 def later(seconds: float = 60) -> timezone.datetime:
     return timezone.now() + timedelta(seconds=seconds)
+
+
+def play_deadline(table: Table) -> Deadline | None:
+    """What the worker will do next at the table, if anything."""
+    return table.deadlines.filter(kind__in=play.PLAY_KINDS).first()
 
 
 def test_vs_computer_starts_at_once_with_bots_in_the_other_seats(anna: User) -> None:
@@ -156,7 +162,7 @@ def test_a_move_is_stored_with_the_version_bumped(friends_table: Table) -> None:
     friends_table.refresh_from_db()
     assert friends_table.version == version + 1
     stored = Move.objects.get(hand__table=friends_table)
-    assert stored.text == move and stored.ply == 0 and not stored.by_bot
+    assert stored.text == move and stored.ply == 0 and stored.actor == Move.Actor.PERSON
     assert [str(m) for m in load_match(friends_table).round.moves] == [move]
 
 
@@ -227,16 +233,16 @@ def test_bots_move_when_their_deadline_comes_not_before(anna: User) -> None:
     if match.round.turn == 0:  # anna opens: play so the bots are next
         play_a_legal_move(table)
         table.refresh_from_db()
-    assert table.next_action_at is not None
-    assert services.run_due(now=timezone.now() - timedelta(seconds=5)) == 0
+    assert play_deadline(table) is not None
+    assert run_due(now=timezone.now() - timedelta(seconds=5)) == 0
     moved = 0
     while load_match(table).round.turn != 0 and not load_match(table).round.over:
-        moved += services.run_due(now=later())
+        moved += run_due(now=later())
         table.refresh_from_db()
     assert moved >= 1
-    assert Move.objects.filter(by_bot=True).count() == moved
+    assert Move.objects.filter(actor=Move.Actor.BOT).count() == moved
     if not load_match(table).round.over:
-        assert table.next_action_at is None  # waiting on anna: no deadline
+        assert play_deadline(table) is None  # waiting on anna, no clock: no deadline
 
 
 def test_the_next_hand_is_dealt_on_request_or_by_the_clock(friends_table: Table) -> None:
@@ -244,7 +250,8 @@ def test_the_next_hand_is_dealt_on_request_or_by_the_clock(friends_table: Table)
     while not load_match(friends_table).round.over:
         play_a_legal_move(friends_table, rng)
     friends_table.refresh_from_db()
-    assert friends_table.next_action_at is not None  # the clock will deal it
+    deadline = play_deadline(friends_table)  # the worker will deal it
+    assert deadline is not None and deadline.kind == Deadline.Kind.NEXT_HAND
     hand = Hand.objects.get(table=friends_table, number=0)
     assert hand.reason in ("domino", "blocked")
     if load_match(friends_table).over:
@@ -255,7 +262,7 @@ def test_the_next_hand_is_dealt_on_request_or_by_the_clock(friends_table: Table)
             user=User.objects.create(username="w"),
             version=friends_table.version,
         )
-    assert services.run_due(now=later()) == 1
+    assert run_due(now=later()) == 1
     assert friends_table.hands.count() == 2
     match = load_match(friends_table)
     previous = match.rounds[0].result
@@ -277,11 +284,11 @@ def test_a_whole_game_ends_with_a_winner_recorded(anna: User) -> None:
         if match.round.turn == 0:
             play_a_legal_move(table, rng)
         else:
-            services.run_due(now=later())
+            run_due(now=later())
     assert table.status == Table.Status.FINISHED and table.finished_at is not None
     match = load_match(table)
     assert table.winner_seats == match.winners
-    assert table.next_action_at is None
+    assert play_deadline(table) is None
 
 
 def test_reloading_replays_exactly_the_same_game(friends_table: Table) -> None:
@@ -310,20 +317,20 @@ def test_a_table_that_fails_on_the_clock_is_retried_later_without_stopping_the_o
     broken = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     fine = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     now = timezone.now()
-    Table.objects.update(next_action_at=now)
-    real = play.table_advance
+    for table in (broken, fine):  # whoever's turn it is, the worker looks at both now
+        deadlines.set_deadline(Deadline.Kind.BOT_MOVE, now, table=table)
+    real = play._plan
 
-    def advance(*, table_id: int, now: timezone.datetime) -> bool:
+    def plan(table_id: int) -> play._Plan:
         if table_id == broken.pk:
             raise RuntimeError("boom")
-        return real(table_id=table_id, now=now)
+        return real(table_id)
 
-    monkeypatch.setattr(play, "table_advance", advance)
-    services.run_due(now=now)
-    broken.refresh_from_db()
-    assert broken.next_action_at == now + timedelta(seconds=play.RETRY_AFTER)
-    fine.refresh_from_db()
-    assert fine.next_action_at != now  # the clock went on to the next table
+    monkeypatch.setattr(play, "_plan", plan)
+    run_due(now=now)
+    assert play_deadline(broken).due_at == now + deadlines.RETRY_AFTER  # type: ignore[union-attr]
+    # the worker went on to the next table: a bot moved, or it is anna's turn
+    assert Deadline.objects.filter(table=fine, due_at=now).count() == 0
 
 
 def _finish(table: Table) -> None:
@@ -334,7 +341,7 @@ def _finish(table: Table) -> None:
             return
         match = load_match(table)
         if match.round.over or table.seats.get(number=match.round.turn).is_bot:
-            services.run_due(now=later())
+            run_due(now=later())
         else:
             play_a_legal_move(table, rng)
     raise AssertionError("the game did not finish")
@@ -356,6 +363,26 @@ def test_a_rematch_opens_once_with_the_same_settings_for_everyone_at_the_table(
     rematch = services.table_rematch(table_id=table.pk, by=anna)
     assert services.table_rematch(table_id=table.pk, by=anna) == rematch  # only one
     table.refresh_from_db()
+    table.rematch.refresh_from_db()  # type: ignore[union-attr]
     assert table.rematch == rematch and rematch.rules == table.rules
-    assert rematch.status == Table.Status.WAITING
+    assert table.rematch.status == Table.Status.PLAYING  # type: ignore[union-attr]  # all back
     assert [s.bot_level for s in rematch.seats.all()] == ["", "hard"]
+
+
+def test_a_friends_rematch_seats_each_player_again_in_their_seat_and_starts_when_all_are_back(
+    anna: User, bruno: User, make_user: Callable[..., User]
+) -> None:
+    carla = make_user("carla")
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PRESETS["blocco"])
+    services.table_join(table_id=table.pk, version=version_of(table), user=carla)
+    services.table_swap_seats(table_id=table.pk, version=version_of(table), by=anna, a=0, b=1)
+    services.table_start(table_id=table.pk, version=version_of(table), by=anna)
+    _finish(table)
+    rematch = services.table_rematch(table_id=table.pk, by=carla)  # carla asks first
+    seats = {s.number: s.user for s in rematch.seats.all()}
+    assert seats == {0: carla, 1: None}  # carla in her old seat; anna's kept free
+    assert rematch.status == Table.Status.WAITING
+    services.table_rematch(table_id=table.pk, by=anna)  # one step for anna too
+    rematch.refresh_from_db()
+    assert {s.number: s.user for s in rematch.seats.all()} == {0: carla, 1: anna}
+    assert rematch.status == Table.Status.PLAYING

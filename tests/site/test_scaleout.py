@@ -1,0 +1,141 @@
+"""Several processes: two daphne processes on two ports, one PostgreSQL, one Redis,
+one worker.  Two players connected to different processes play a whole game with
+a bot; every move reaches the other player's connection, in order."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import socket
+import time
+import urllib.request
+from dataclasses import replace
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from accounts.models import User
+from domino_site import scaled
+from games import services
+from games.engine import PRESETS
+from games.models import Move, Table
+from tests.fixtures import version_of
+
+pytestmark = [
+    pytest.mark.skipif(
+        connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"),
+        reason="needs PostgreSQL and Redis (make test-scaleout)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+VERSION = re.compile(r'data-version="(\d+)"')
+BUTTON_VALS = re.compile(r"hx-vals='([^']*)'")
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports."""
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            first = int(s.getsockname()[1])
+        if first + count < 65000 and all(_free(first + n) for n in range(count)):
+            return first
+    raise RuntimeError("no free ports")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def session_cookie(user: User) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}; django_language=en"
+
+
+def first_move(frame: str) -> dict[str, object] | None:
+    for raw in BUTTON_VALS.findall(frame):
+        vals = json.loads(html.unescape(raw))
+        if vals.get("action") == "move":
+            return vals  # type: ignore[no-any-return]
+    return None
+
+
+def test_two_players_on_two_processes_play_a_whole_game_with_a_bot(
+    make_user: object,
+) -> None:
+    from websockets.sync.client import connect
+
+    anna, bruno = make_user("anna_x"), make_user("bruno_x")  # type: ignore[operator]
+    rules = replace(PRESETS["blocco"], players=3, hand_size=5)
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=rules)
+    services.table_join(table_id=table.pk, user=bruno, version=version_of(table))
+    services.table_set_bot(
+        table_id=table.pk, by=anna, seat_number=2, level="easy", version=version_of(table)
+    )
+    services.table_start(table_id=table.pk, by=anna, version=version_of(table))
+
+    env = dict(os.environ)
+    env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"
+    env = scaled.scaled_env(env)
+    port = free_ports(2)
+    children = scaled.start(env, processes=2, port=port, host="127.0.0.1")
+    try:
+        for n in range(2):
+            for _ in range(150):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port + n}/healthz", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        players = {
+            name: connect(
+                f"ws://127.0.0.1:{port + n}/ws/table/{table.code}/",
+                additional_headers={"Origin": "http://127.0.0.1", "Cookie": session_cookie(user)},
+            )
+            for n, (name, user) in enumerate((("anna", anna), ("bruno", bruno)))
+        }
+        seen: dict[str, list[int]] = {"anna": [], "bruno": []}
+        latest: dict[str, str] = {}
+        sent: list[tuple[str, int]] = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            for name, ws in players.items():
+                try:
+                    frame = ws.recv(timeout=0.05)
+                except TimeoutError:
+                    continue
+                assert isinstance(frame, str)
+                found = VERSION.search(frame)
+                if found is None:
+                    continue  # a message, not the table
+                seen[name].append(int(found.group(1)))
+                latest[name] = frame
+            if all("match-result" in latest.get(n, "") for n in players):
+                break
+            for name, ws in players.items():
+                move = first_move(latest.get(name, ""))
+                if move and (not sent or sent[-1] != (name, int(move["version"]))):  # type: ignore[call-overload]
+                    ws.send(json.dumps(move))
+                    sent.append((name, int(move["version"])))  # type: ignore[call-overload]
+        else:
+            pytest.fail(f"the game did not end: {seen}")
+        for ws in players.values():
+            ws.close()
+    finally:
+        scaled.stop(children)
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert Move.objects.filter(hand__table=table, actor="bot").exists()
+    for name, versions in seen.items():
+        assert versions == sorted(versions), name  # in order
+        assert versions[-1] == table.version, name  # up to the end
+    for mover, version in sent:  # each player's move reached the other process's player
+        other = "bruno" if mover == "anna" else "anna"
+        assert any(v > version for v in seen[other]), (mover, version)
