@@ -253,7 +253,17 @@ print(table.code)
     right.wait_for(state="visible")
     box = right.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
+    # a message about a real conflict is a toast over the page: nothing moves
+    board_y = page.locator("#board").bounding_box()["y"]
+    page.evaluate(
+        "() => { document.querySelector('#flash').innerHTML ="
+        " '<p class=\"flash info\">Il tavolo è cambiato: ecco com’è adesso.</p>'; }"
+    )
+    assert page.locator("#flash .flash").is_visible()
+    assert page.locator("#board").bounding_box()["y"] == board_y
     page.screenshot(path=artifacts / "choose-an-end-phone.png", full_page=True)
+    page.click("#flash .flash")  # a tap dismisses it
+    assert page.locator("#flash .flash").count() == 0
     version = table_version(page)
     right.click()
     page.wait_for_function(
