@@ -3,11 +3,16 @@ cancelled and refunded exactly once, and the whole pot goes to the winners."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -32,6 +37,7 @@ from .conftest import balance, top_up
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
 DUEL = PRESETS["blocco"]  # two players, one hand: a match is quick to finish
 PAIRS = replace(PRESETS["blocco"], players=4, hand_size=7, teams=True)
 
@@ -242,3 +248,67 @@ def test_stake_accounts_are_wallets_and_escrows_only(rich: Callable[[str], User]
     )
     assert kinds == {Account.Kind.WALLET, Account.Kind.ESCROW}
     assert escrow_of(table=table).table == table
+
+
+RESTART_SETUP = """
+from datetime import timedelta
+from django.utils import timezone
+from accounts.models import User
+from economy.services.stake_tables import stake_table_sit
+from games.engine import PRESETS
+from games.models import Deadline
+user = User.objects.create_user("alone", password="x-alone-x")
+table = stake_table_sit(user=user, rules=PRESETS["duello"], stake=250)
+table.deadlines.filter(kind="stake_fill").update(due_at=timezone.now() + timedelta(seconds=2))
+"""
+WALLET = (
+    "from economy.models import Account; "
+    "print(Account.objects.get(kind='wallet', user__username='alone').balance)"
+)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_server_stopped_past_a_stake_tables_deadline_refunds_the_stakes_when_back(
+    tmp_path: Path,
+) -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'stakes.sqlite3'}",
+        "GAME_CLOCK_ENABLED": "0",
+    }
+    env.pop("REDIS_URL", None)
+
+    def manage(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+    manage("migrate", "--noinput", "-v", "0")
+    manage("shell", "-c", RESTART_SETUP)
+    assert manage("shell", "-c", WALLET) == "750"  # 1000 from the grant, 250 in the pot
+    command = [sys.executable, "manage.py", "run_worker", "--tick", "0.1"]
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    time.sleep(0.5)
+    worker.kill()  # the server goes down before the deadline…
+    worker.wait(timeout=10)
+    time.sleep(2.5)  # …and the deadline passes while it is down
+    assert manage("shell", "-c", WALLET) == "750"
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if manage("shell", "-c", WALLET) == "1000":
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail("the stake never came back after the restart")
+    finally:
+        worker.terminate()
+        worker.wait(timeout=10)
+    assert manage("audit_ledger").endswith("0 problems")
