@@ -1,0 +1,76 @@
+"""Who is at a table right now: a heartbeat per (table, user) in the Django cache.
+
+The cache is Redis when ``REDIS_URL`` is set, so every server process sees the
+same heartbeats.  The value counts the player's open table sockets (two tabs do
+not cancel each other); each socket refreshes the expiry every
+``HEARTBEAT_SECONDS``, so a process that dies without saying goodbye lets its
+players drop out within ``PRESENCE_TTL`` seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
+
+HEARTBEAT_SECONDS = 15.0
+PRESENCE_TTL = 40
+
+
+def presence_key(table_id: int, user_id: int) -> str:
+    return f"presence:{table_id}:{user_id}"
+
+
+def _arrive(key: str) -> bool:
+    # incr/decr are atomic in the cache (Redis INCR, LocMem's lock); async variants are not
+    cache.add(key, 0, timeout=PRESENCE_TTL)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, timeout=PRESENCE_TTL)
+        count = 1
+    cache.touch(key, timeout=PRESENCE_TTL)
+    return count == 1
+
+
+def _leave(key: str) -> bool:
+    try:
+        count = cache.decr(key)
+    except ValueError:  # expired already: the player was counted out
+        return False
+    if count <= 0:
+        cache.delete(key)
+        return True
+    return False
+
+
+def _beat(key: str) -> bool:
+    if cache.touch(key, timeout=PRESENCE_TTL):
+        return False
+    # expired (a long pause, a cache restart): this socket is still here
+    return cache.add(key, 1, timeout=PRESENCE_TTL)
+
+
+async def arrive(*, table_id: int, user_id: int) -> bool:
+    """Count one more socket of the player at the table; True when they were absent."""
+    return await sync_to_async(_arrive)(presence_key(table_id, user_id))
+
+
+async def leave(*, table_id: int, user_id: int) -> bool:
+    """Count one socket fewer; True when it was the player's last one."""
+    return await sync_to_async(_leave)(presence_key(table_id, user_id))
+
+
+async def beat(*, table_id: int, user_id: int) -> bool:
+    """Keep the player present; True when they had expired (and are present again)."""
+    return await sync_to_async(_beat)(presence_key(table_id, user_id))
+
+
+def present_users(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` have a live socket at the table: one cache read."""
+    keys = {presence_key(table_id, uid): uid for uid in user_ids}
+    if not keys:
+        return set()
+    found = cache.get_many(list(keys))
+    return {keys[k] for k, count in found.items() if count and count > 0}
