@@ -6,10 +6,14 @@ the client claims.  Every frame is rendered for that viewer alone.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import traceback
 from typing import Any
+from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
@@ -19,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
 from accounts.models import User
-from games import constants, socket_limits
+from games import constants, presence, socket_limits
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
@@ -27,6 +31,8 @@ from games.models import Table
 from games.selectors import invitations_for, table_view
 
 log = logging.getLogger("games")
+#: Invitations the home page's panel lists (games.views.home shows as many).
+INVITATIONS_SHOWN = 10
 TOO_MANY_CONNECTIONS = 4429  # also the close code when a client floods commands
 
 
@@ -64,10 +70,28 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
             return render_to_string(template, context)
 
 
+#: The table page's regions (``games/_live.html`` includes them all); a frame
+#: carries only those whose HTML changed, each replacing its element by id.
+FLASH = "games/_flash.html"
+REGIONS = (
+    FLASH,
+    "games/_head.html",
+    "games/_lobby.html",
+    "games/_seats.html",
+    "games/_board.html",
+    "games/_status.html",
+    "games/_hand.html",
+    "games/_scores.html",
+    "games/_log.html",
+)
+
+
 class TableConsumer(_ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
     table_id: int  # set once the table is found; a connection without one is closed
+    present_as: int | None = None  # the user counted present at the table by this socket
+    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         await super().connect()
@@ -80,8 +104,10 @@ class TableConsumer(_ViewerConsumer):
         if not await self.claim_slot():
             return
         self.sent_version = -1
+        self.sent_regions: dict[str, str] = {}  # region template -> the HTML last sent
         self.bucket = socket_limits.command_bucket()
         self.refused_in_a_row = 0
+        await self._arrive()  # before joining the group: the others are told, not this one
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         await self.send_view()
@@ -90,6 +116,47 @@ class TableConsumer(_ViewerConsumer):
         await self.release_slot()
         if getattr(self, "table_id", None) is not None:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await self._leave()
+
+    async def _arrive(self) -> None:
+        """Count this player present (a heartbeat keeps them so); tell the table if new."""
+        person = self.person
+        if person is None:
+            return
+        self.present_as = person.pk
+        if await presence.arrive(table_id=self.table_id, user_id=person.pk):
+            await self._presence_changed()
+        self.heartbeat = asyncio.create_task(self._beat())
+
+    async def _beat(self) -> None:
+        assert self.present_as is not None
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            if await presence.beat(table_id=self.table_id, user_id=self.present_as):
+                await self._presence_changed()
+
+    async def _leave(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.heartbeat
+            self.heartbeat = None
+        if self.present_as is None:
+            return
+        user_id, self.present_as = self.present_as, None
+        if await presence.leave(table_id=self.table_id, user_id=user_id):
+            await self._presence_changed()
+
+    async def _presence_changed(self) -> None:
+        await self.channel_layer.group_send(table_group(self.table_id), {"type": "table.presence"})
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        """Someone came or went: the seats again (the whole view if the table moved)."""
+        seats, version = await database_sync_to_async(self._render_seats)()
+        if version > self.sent_version:
+            await self.send_view()
+        else:
+            await self.send(text_data=seats)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self._within_rate():
@@ -149,23 +216,56 @@ class TableConsumer(_ViewerConsumer):
         with translation.override(self.language):
             return str(message)
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels closes stale database connections before every handler, on the
+        one database thread, so each move queued there once per viewer; every
+        database call here goes through ``database_sync_to_async``, which does
+        that itself around the call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            await super().dispatch(message)
+        else:
+            await handler(message)
+
     async def table_changed(self, event: dict[str, Any]) -> None:
         if event["version"] > self.sent_version:
-            await self.send_view()
+            await self.send_view(at_least=event["version"])
 
-    async def send_view(self, force: bool = False) -> None:
-        html, version = await database_sync_to_async(self._render_view)()
+    async def send_view(self, force: bool = False, at_least: int | None = None) -> None:
+        html, version = await database_sync_to_async(self._render_view)(force, at_least)
         if force or version > self.sent_version:
             self.sent_version = version
-            await self.send(text_data=html)
+            if html:
+                await self.send(text_data=html)
 
-    def _render_view(self) -> tuple[str, int]:
-        table = Table.objects.get(pk=self.table_id)
+    def _render_view(self, everything: bool, at_least: int | None) -> tuple[str, int]:
+        """The regions of this viewer's view that differ from what it was last sent.
+
+        The table's state at a version is read once per process and shared
+        (``at_least``: the version the group message announced); only this
+        viewer's view and its regions are built here."""
+        if everything:
+            self.sent_regions.clear()
         with translation.override(self.language):
-            tv = table_view(table=table, user=self.person)
-        # user: a visitor's lobby offers the plain sit form, a player's the socket join
-        context = {"tv": tv, "share_url": self._share_url(table.code), "user": self.person}
-        return self.render("games/_live.html", context), tv.version
+            tv = table_view(
+                table=self.table_id, user=self.person, with_presence=True, at_least=at_least
+            )
+            # user: a visitor's lobby offers the plain sit form, a player's the socket join
+            context = {"tv": tv, "share_url": self._share_url(tv.table.code), "user": self.person}
+            changed = []
+            for region in REGIONS:
+                html = render_to_string(region, context)
+                if self.sent_regions.get(region) != html:
+                    self.sent_regions[region] = html
+                    changed.append(html)
+        return "".join(changed), tv.version
+
+    def _render_seats(self) -> tuple[str, int]:
+        with translation.override(self.language):
+            tv = table_view(table=self.table_id, user=self.person, with_presence=True)
+            html = render_to_string("games/_seats.html", {"tv": tv})
+        self.sent_regions["games/_seats.html"] = html
+        return html, tv.version
 
     def _share_url(self, code: str) -> str:
         headers = dict(self.scope.get("headers", []))
@@ -175,6 +275,7 @@ class TableConsumer(_ViewerConsumer):
 
     async def send_flash(self, message: str, kind: str = "error") -> None:
         html = self.render("games/_flash.html", {"message": message, "kind": kind})
+        self.sent_regions[FLASH] = html  # the next view clears it
         await self.send(text_data=html)
 
     @database_sync_to_async
@@ -183,10 +284,15 @@ class TableConsumer(_ViewerConsumer):
 
 
 class NotificationConsumer(_ViewerConsumer):
-    """``/ws/notify/``: tells a player of new invitations on whatever page is open."""
+    """``/ws/notify/``: tells a player of new invitations on whatever page is open.
+
+    ``?page=home``: the home page, whose invitations panel is replaced too."""
 
     async def connect(self) -> None:
         await super().connect()
+        self.on_home = parse_qs(self.scope.get("query_string", b"").decode()).get("page") == [
+            "home"
+        ]
         if self.person is None:
             await self.close(code=4401)
             return
@@ -206,5 +312,6 @@ class NotificationConsumer(_ViewerConsumer):
         await self.send(text_data=html)
 
     def _render_invitations(self) -> str:
-        invitations = list(invitations_for(user=self.person)[:5])
-        return self.render("games/_invitations_live.html", {"invitations": invitations})
+        invitations = list(invitations_for(user=self.person)[:INVITATIONS_SHOWN])
+        context = {"invitations": invitations, "on_home": self.on_home}
+        return self.render("games/_invitations_live.html", context)

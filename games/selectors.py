@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
+from games.presence import present_users
 from games.presets import PRESET_INFO
-from games.records import load_match
+from games.states import TableState, table_state
 
 _POSITIONS = {
     2: ("bottom", "top"),
@@ -45,6 +45,7 @@ class SeatInfo:
     is_filler: bool = False
     is_away: bool = False
     is_ready: bool = False  # pressed "next hand" on the hand's result
+    is_online: bool = True  # a person with a live socket at the table (bots always are)
 
 
 @dataclass(frozen=True)
@@ -165,29 +166,29 @@ def seat_name(seat: Seat) -> str:
     return seat.user.display_name
 
 
-#: Reads that find the table changed under them before one is whole; then a locked read.
-_OPTIMISTIC_READS = 3
-
-
-def table_view(*, table: Table | int, user: User | AnonymousUser | None) -> TableView:
+def table_view(
+    *,
+    table: Table | int,
+    user: User | AnonymousUser | None,
+    with_presence: bool = False,
+    at_least: int | None = None,
+) -> TableView:
     """Everything ``user`` may see of ``table``, and nothing more, read at one version.
 
-    Every change to a table bumps its version in the same transaction, so a view
-    whose version is the same before and after its reads saw no change between
-    them (on PostgreSQL and SQLite alike).  When a busy table keeps moving, the
-    last attempt reads under the table's row lock."""
+    The table's state at a version is read once and shared by every viewer in
+    the process (``games.states``); with ``at_least`` a remembered state that
+    new needs no query at all.  ``with_presence``: mark the seats whose player
+    has no live socket (one cache read)."""
     table_id = table if isinstance(table, int) else table.pk
     viewer = user if user is not None and user.is_authenticated else None
-    for _attempt in range(_OPTIMISTIC_READS):
-        view = _table_view(Table.objects.get(pk=table_id), viewer)
-        if Table.objects.filter(pk=table_id, version=view.version).exists():
-            return view
-    with transaction.atomic():
-        return _table_view(Table.objects.select_for_update().get(pk=table_id), viewer)
+    return view_of(table_state(table_id, at_least=at_least), viewer, with_presence)
 
 
-def _table_view(table: Table, user: User | None) -> TableView:
-    seats = list(table.seats.select_related("user"))
+def view_of(state: TableState, user: User | None, with_presence: bool = False) -> TableView:
+    """One viewer's view of a table's state: their own hand only (no query)."""
+    table, seats, hands = state.table, list(state.seats), list(state.hands)
+    people = [s.user_id for s in seats if s.user_id is not None]
+    present = present_users(table_id=table.pk, user_ids=people) if with_presence else None
     rules = table.rules
     mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     you = mine.number if mine else None
@@ -198,9 +199,8 @@ def _table_view(table: Table, user: User | None) -> TableView:
     scores: tuple[int, ...] = (0,) * rules.sides
     match_over = False
     winners: tuple[int, ...] = ()
-    hands = list(table.hands.prefetch_related("moves").order_by("number"))
-    if hands:
-        match = load_match(table, hands)
+    match = state.match()
+    if match is not None:
         player = match.round.view(you)
         scores, match_over, winners = match.scores, match.over, match.winners
         hand_summaries = tuple(_summaries(hands, names))
@@ -228,25 +228,12 @@ def _table_view(table: Table, user: User | None) -> TableView:
             is_filler=s.is_filler,
             is_away=s.away,
             is_ready=s.ready,
+            is_online=present is None or s.user_id is None or s.user_id in present,
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )
     hand, draw_move, pass_move = _hand_and_moves(player)
-    invitations = (
-        tuple(
-            i.to_user.display_name
-            for i in table.invitations.filter(status=Invitation.Status.PENDING).select_related(
-                "to_user"
-            )
-        )
-        if table.status == Table.Status.WAITING
-        else ()
-    )
-    deadlines = (
-        {d.kind: d.due_at for d in table.deadlines.all()}
-        if table.status in (Table.Status.PLAYING, Table.Status.WAITING)
-        else {}
-    )
+    invitations, deadlines = state.invitations, state.deadlines
     your_side = rules.side_of(you) if you is not None else None
     winning_side = rules.side_of(winners[0]) if winners else None
     return TableView(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
@@ -11,7 +12,7 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import User
-from games import services
+from games import services, states
 from games.engine import PRESETS, Rules
 from games.models import Table
 from games.records import load_match
@@ -21,6 +22,14 @@ from games.records import load_match
 def no_background_clock(settings: pytest.FixtureRequest) -> None:
     """Tests drive the game clock themselves (services.run_due)."""
     settings.GAME_CLOCK_ENABLED = False  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def fresh_table_states() -> Iterator[None]:
+    """Each test starts with no remembered table state (ids are reused after a rollback)."""
+    states.forget()
+    yield
+    states.forget()
 
 
 @pytest.fixture(autouse=True)
@@ -95,3 +104,27 @@ def play_a_legal_move(table: Table, rng: random.Random | None = None) -> str:
 def version_of(table: Table) -> int:
     """The table's version now, as a client that has just been shown the table would send it."""
     return Table.objects.values_list("version", flat=True).get(pk=table.pk)
+
+
+_REGION_START = re.compile(
+    r'<(?:div|section) id="(flash|table-head|lobby|seats|board|status|hand|scores|log)"'
+)
+
+
+class Screen:
+    """What a browser shows of a table page: each websocket frame replaces the
+    regions it carries (by id) and leaves the others as they were."""
+
+    def __init__(self) -> None:
+        self.regions: dict[str, str] = {}
+
+    def apply(self, frame: str) -> str:
+        starts = [(m.start(), m.group(1)) for m in _REGION_START.finditer(frame)]
+        ends = [*starts[1:], (len(frame), "")]
+        for (start, region), (end, _next) in zip(starts, ends, strict=True):
+            self.regions[region] = frame[start:end]
+        return self.html
+
+    @property
+    def html(self) -> str:
+        return "".join(self.regions.values())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import random
@@ -22,6 +23,7 @@ from games import constants, services
 from games.engine import PRESETS, Tile
 from games.models import Move, Table
 from games.records import load_match
+from tests.fixtures import Screen
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -52,18 +54,27 @@ async def connect(path: str, user: User | None) -> WebsocketCommunicator:
         cookie += b"; " + await sync_to_async(session_cookie)(user)
     headers.append((b"cookie", cookie))
     communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator.screen = Screen()  # type: ignore[attr-defined]
     connected, _ = await communicator.connect()
     assert connected
     return communicator
 
 
 async def frame_at_least(comm: WebsocketCommunicator, version: int) -> str:
-    """Read frames until one shows ``version`` or later; return the newest."""
+    """Read frames until one shows ``version`` or later; return the whole screen
+    then (a frame carries only the regions that changed)."""
+    if not hasattr(comm, "screen"):
+        comm.screen = Screen()  # type: ignore[attr-defined]
+    screen: Screen = comm.screen  # type: ignore[attr-defined]
+    shown = VERSION.search(screen.regions.get("table-head", ""))
+    if shown and int(shown.group(1)) >= version:
+        return screen.html
     while True:
         text = await comm.receive_from(timeout=5)
+        screen.apply(text)
         found = VERSION.search(text)
         if found and int(found.group(1)) >= version:
-            return text
+            return screen.html
 
 
 def commands(frame: str) -> list[dict[str, Any]]:
@@ -112,7 +123,10 @@ async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_l
 
     # bruno takes the free seat through the share link, anna starts: all by websocket
     await players[1].send_json_to({"action": "join", "version": 0})
+    await frame_at_least(players[0], 1)  # anna sees bruno sit, then starts
     await players[0].send_json_to({"action": "start", "version": 1})
+    for comm in (*players.values(), watcher):
+        await frame_at_least(comm, 2)  # started
     rng = random.Random(7)
     sent = 0
     while True:
@@ -133,6 +147,8 @@ async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_l
         await players[seat].send_json_to(rng.choice(options[seat]))
         sent += 1
         assert sent < 2000
+        while await current_version(table.pk) == version:  # one command in flight at a time
+            await asyncio.sleep(0.005)
     for comm in (*players.values(), watcher):
         await comm.disconnect()
 
@@ -204,3 +220,21 @@ async def test_frames_speak_the_players_chosen_language() -> None:
     frame = await frame_at_least(comm, 0)
     assert "In attesa dei giocatori" in frame
     await comm.disconnect()
+
+
+async def test_a_frame_carries_only_the_regions_that_changed() -> None:
+    table, anna, bruno, carla = await new_friends_table(PRESETS["duello"])
+    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
+    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
+    watcher = await connect(f"/ws/table/{table.code}/", carla)
+    first = await watcher.receive_from(timeout=5)
+    assert 'id="hand"' in first and 'id="lobby"' in first  # on connect: the whole table
+    match = await sync_to_async(load_match)(await sync_to_async(Table.objects.get)(pk=table.pk))
+    mover = anna if match.round.turn == 0 else bruno
+    await sync_to_async(services.move_submit)(
+        table_id=table.pk, user=mover, move=str(match.round.legal_moves()[0]), version=2
+    )
+    frame = await watcher.receive_from(timeout=5)
+    assert 'data-version="3"' in frame and 'id="board"' in frame  # what changed
+    assert 'id="hand"' not in frame and 'id="lobby"' not in frame  # what did not
+    await watcher.disconnect()

@@ -1,0 +1,130 @@
+"""A table at one version, read once per version and shared by every viewer.
+
+A change wakes every viewer of a table; without this each of them would load the
+table, its seats, every hand and move, replay the match and read its deadlines
+for itself.  Here the first viewer to ask for version v reads it (incrementally:
+only the hands from the current one on, the current hand continued from the
+previous state) and every other viewer in this process reuses it.  A state
+holds every hand's tiles: only ``games.selectors`` reads it, to build each
+viewer's redacted view.
+
+A state is read at one version: the table's version is read before and after
+the other reads, and every change to a table bumps it in the same transaction,
+so equal versions mean nothing changed in between (PostgreSQL and SQLite alike).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+from games.engine import Match, Round, parse_move
+from games.models import Hand, Invitation, Seat, Table
+
+#: Tables whose latest state a process keeps (the least recently used go first).
+KEEP = 4096
+#: Reads that find the table changed under them before one is whole; then a locked read.
+OPTIMISTIC_READS = 3
+
+
+@dataclass(frozen=True)
+class TableState:
+    table: Table
+    seats: tuple[Seat, ...]
+    hands: tuple[Hand, ...]  # with their moves
+    rounds: tuple[Round, ...]  # replayed; never changed once shared
+    invitations: tuple[str, ...]  # names with a pending invitation, while waiting
+    deadlines: dict[str, datetime]
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def match(self) -> Match | None:
+        """The match (a new object each time: the shared rounds are only read)."""
+        return Match(self.table.rules, rounds=self.rounds) if self.rounds else None
+
+
+_latest: OrderedDict[int, TableState] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _remember(state: TableState) -> TableState:
+    with _lock:
+        current = _latest.get(state.table.pk)
+        if current is None or current.version <= state.version:
+            _latest[state.table.pk] = state
+        _latest.move_to_end(state.table.pk)
+        while len(_latest) > KEEP:
+            _latest.popitem(last=False)
+    return state
+
+
+def forget(table_id: int | None = None) -> None:
+    """Drop what this process remembers (of one table, or of all: for tests)."""
+    with _lock:
+        if table_id is None:
+            _latest.clear()
+        else:
+            _latest.pop(table_id, None)
+
+
+def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
+    """The table's latest state; with ``at_least``, a remembered state that new
+    is returned without asking the database (a viewer told "version v")."""
+    with _lock:
+        known = _latest.get(table_id)
+    if known is not None and at_least is not None and known.version >= at_least:
+        return known
+    for _attempt in range(OPTIMISTIC_READS):
+        table = Table.objects.get(pk=table_id)
+        if known is not None and known.table.code != table.code:
+            known = None  # another table under a reused id (tests roll back)
+        if known is not None and known.version == table.version:
+            return known
+        state = _read(table, known)
+        if Table.objects.filter(pk=table_id, version=table.version).exists():
+            return _remember(state)
+    with transaction.atomic():  # a busy table: read it under its row lock
+        table = Table.objects.select_for_update().get(pk=table_id)
+        return _remember(_read(table, known if known and known.table.code == table.code else None))
+
+
+def _read(table: Table, known: TableState | None) -> TableState:
+    seats = tuple(table.seats.select_related("user").order_by("number"))
+    # Hands before the previous state's current one are over: they never change.
+    keep = len(known.hands) - 1 if known is not None and known.hands else 0
+    fresh = list(table.hands.filter(number__gte=keep).prefetch_related("moves").order_by("number"))
+    hands = (known.hands[:keep] if known else ()) + tuple(fresh)
+    rounds = list(known.rounds[:keep]) if known else []
+    rules = table.rules
+    for hand in fresh:
+        moves = [m.text for m in hand.moves.all()]
+        earlier = known.rounds[hand.number] if known and hand.number < len(known.rounds) else None
+        if earlier is not None and len(earlier.moves) <= len(moves):
+            current = earlier.copy()  # continue the hand from where this process saw it
+            for text in moves[len(earlier.moves) :]:
+                current.play(parse_move(text))
+        else:
+            current = Round.replay(rules, hand.initial_position, [parse_move(m) for m in moves])
+        rounds.append(current)
+    invitations = (
+        tuple(
+            i.to_user.display_name
+            for i in table.invitations.filter(status=Invitation.Status.PENDING).select_related(
+                "to_user"
+            )
+        )
+        if table.status == Table.Status.WAITING
+        else ()
+    )
+    deadlines = (
+        {d.kind: d.due_at for d in table.deadlines.all()}
+        if table.status in (Table.Status.PLAYING, Table.Status.WAITING)
+        else {}
+    )
+    return TableState(table, seats, hands, tuple(rounds), invitations, deadlines)
