@@ -1,0 +1,126 @@
+"""Presence: each seat shows whether its player has the table open, and the others
+are told within moments when a player closes it."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
+from django.db import connections
+
+from accounts.models import User
+from games import presence, services
+from games.models import Table
+from tests.fixtures import DUELLO
+from tests.games.test_consumers import connect, frame_at_least
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+async def close_connections_after() -> AsyncIterator[None]:
+    """The consumers' database thread keeps a connection; close it so the test
+    database can be dropped (PostgreSQL refuses while a session is open)."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture(autouse=True)
+def fresh_presence() -> None:
+    """Heartbeats live in the shared cache: none left over from another test."""
+    cache.clear()
+
+
+SEAT = re.compile(r'<div class="seat [^"]*" data-seat="(\d)">(.*?)</div>', re.S)
+
+
+def offline_seats(frame: str) -> set[int]:
+    return {int(n) for n, body in SEAT.findall(frame) if "tag offline" in body}
+
+
+@sync_to_async
+def started_duello() -> tuple[Table, User, User]:
+    anna = User.objects.create_user("anna", password="pw-anna-123")
+    bruno = User.objects.create_user("bruno", password="pw-bruno-123")
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    services.table_join(table_id=table.pk, version=table.version, user=bruno)
+    table.refresh_from_db()
+    services.table_start(table_id=table.pk, version=table.version, by=anna)
+    table.refresh_from_db()
+    return table, anna, bruno
+
+
+async def next_seats(comm: WebsocketCommunicator) -> str:
+    """The next frame that carries the seats (within seconds)."""
+    while True:
+        frame = await comm.receive_from(timeout=5)
+        assert isinstance(frame, str)
+        if 'id="seats"' in frame:
+            return frame
+
+
+async def test_a_player_who_closes_the_table_is_shown_offline_to_the_others() -> None:
+    table, anna, bruno = await started_duello()
+    path = f"/ws/table/{table.code}/"
+    anna_socket = await connect(path, anna)
+    # bruno has not opened the table yet: anna sees him offline, herself never
+    assert offline_seats(await frame_at_least(anna_socket, 0)) == {1}
+
+    bruno_socket = await connect(path, bruno)
+    assert offline_seats(await frame_at_least(bruno_socket, 0)) == set()
+    assert offline_seats(await next_seats(anna_socket)) == set()
+
+    await bruno_socket.disconnect()
+    assert offline_seats(await next_seats(anna_socket)) == {1}
+    await anna_socket.disconnect()
+
+
+async def test_closing_one_of_two_tabs_keeps_the_player_online() -> None:
+    table, anna, bruno = await started_duello()
+    path = f"/ws/table/{table.code}/"
+    first_tab, second_tab = await connect(path, bruno), await connect(path, bruno)
+    await frame_at_least(first_tab, 0)
+    await frame_at_least(second_tab, 0)
+    await first_tab.disconnect()
+    present = await sync_to_async(presence.present_users)(
+        table_id=table.pk, user_ids=[anna.pk, bruno.pk]
+    )
+    assert present == {bruno.pk}
+
+    anna_socket = await connect(path, anna)
+    assert offline_seats(await frame_at_least(anna_socket, 0)) == set()
+    await second_tab.disconnect()
+    assert offline_seats(await next_seats(anna_socket)) == {1}
+    await anna_socket.disconnect()
+
+
+async def test_a_heartbeat_keeps_an_open_tab_present_past_the_expiry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    table, _anna, bruno = await started_duello()
+    tab = await connect(f"/ws/table/{table.code}/", bruno)
+    await frame_at_least(tab, 0)
+    await asyncio.sleep(1.6)
+    read = sync_to_async(presence.present_users)
+    assert await read(table_id=table.pk, user_ids=[bruno.pk]) == {bruno.pk}
+    await tab.disconnect()
+    assert await read(table_id=table.pk, user_ids=[bruno.pk]) == set()
+
+
+async def test_a_player_whose_server_process_died_drops_out_when_the_heartbeat_expires(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
+    # a process counted bruno present, then died without a goodbye or another beat
+    assert await presence.arrive(table_id=7, user_id=42)
+    read = sync_to_async(presence.present_users)
+    assert await read(table_id=7, user_ids=[42, 43]) == {42}
+    await asyncio.sleep(1.3)
+    assert await read(table_id=7, user_ids=[42, 43]) == set()
