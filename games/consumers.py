@@ -13,6 +13,7 @@ import traceback
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -28,7 +29,7 @@ from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
 from games.models import Table
-from games.selectors import invitations_for, table_view
+from games.selectors import TableView, invitations_for, table_view
 
 log = logging.getLogger("games")
 #: Invitations the home page's panel lists (games.views.home shows as many).
@@ -91,6 +92,7 @@ class TableConsumer(_ViewerConsumer):
 
     table_id: int  # set once the table is found; a connection without one is closed
     present_as: int | None = None  # the user counted present at the table by this socket
+    shown_online: dict[int, bool]  # the others' presence as this screen last showed it
     heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -107,6 +109,7 @@ class TableConsumer(_ViewerConsumer):
         self.sent_regions: dict[str, str] = {}  # region template -> the HTML last sent
         self.bucket = socket_limits.command_bucket()
         self.refused_in_a_row = 0
+        self.shown_online = {}
         await self._arrive()  # before joining the group: the others are told, not this one
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
@@ -134,6 +137,23 @@ class TableConsumer(_ViewerConsumer):
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
             if await presence.beat(table_id=self.table_id, user_id=self.present_as):
                 await self._presence_changed()
+            elif await self._presence_differs():
+                # a player whose server process died expired without a goodbye
+                await self.table_presence({})
+
+    async def _presence_differs(self) -> bool:
+        """Whether the seats this screen shows online are not who is present now."""
+        if not self.shown_online:
+            return False
+        present = await sync_to_async(presence.present_users, thread_sensitive=False)(
+            table_id=self.table_id, user_ids=list(self.shown_online)
+        )
+        return {uid for uid, online in self.shown_online.items() if online} != present
+
+    def _remember_presence(self, tv: TableView) -> None:
+        self.shown_online = {
+            s.user_id: s.is_online for s in tv.seats if s.user_id is not None and not s.is_you
+        }
 
     async def _leave(self) -> None:
         if self.heartbeat is not None:
@@ -250,6 +270,7 @@ class TableConsumer(_ViewerConsumer):
             tv = table_view(
                 table=self.table_id, user=self.person, with_presence=True, at_least=at_least
             )
+            self._remember_presence(tv)
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
             context = {"tv": tv, "share_url": self._share_url(tv.table.code), "user": self.person}
             changed = []
@@ -264,6 +285,7 @@ class TableConsumer(_ViewerConsumer):
         with translation.override(self.language):
             tv = table_view(table=self.table_id, user=self.person, with_presence=True)
             html = render_to_string("games/_seats.html", {"tv": tv})
+        self._remember_presence(tv)
         self.sent_regions["games/_seats.html"] = html
         return html, tv.version
 

@@ -46,6 +46,7 @@ class SeatInfo:
     is_away: bool = False
     is_ready: bool = False  # pressed "next hand" on the hand's result
     is_online: bool = True  # a person with a live socket at the table (bots always are)
+    user_id: int | None = None  # never shown: the consumer checks presence by it
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             is_away=s.away,
             is_ready=s.ready,
             is_online=present is None or s.user_id is None or s.user_id in present,
+            user_id=s.user_id,
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )

@@ -124,3 +124,17 @@ async def test_a_player_whose_server_process_died_drops_out_when_the_heartbeat_e
     assert await read(table_id=7, user_ids=[42, 43]) == {42}
     await asyncio.sleep(1.3)
     assert await read(table_id=7, user_ids=[42, 43]) == set()
+
+
+async def test_the_others_see_offline_when_a_dead_process_players_heartbeat_expires(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, anna, bruno = await started_duello()
+    # bruno's socket lives in another server process, which then dies: no goodbye is sent
+    await presence.arrive(table_id=table.pk, user_id=bruno.pk)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)  # anna's beats check the others
+    anna_socket = await connect(f"/ws/table/{table.code}/", anna)
+    assert offline_seats(await frame_at_least(anna_socket, 0)) == set()
+    await sync_to_async(cache.touch)(presence.presence_key(table.pk, bruno.pk), 1)
+    assert offline_seats(await next_seats(anna_socket)) == {1}
+    await anna_socket.disconnect()
