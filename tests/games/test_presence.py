@@ -4,14 +4,17 @@ are told within moments when a player closes it."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import time
+import urllib.request
 from collections.abc import AsyncIterator
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
-from django.db import connections
+from django.db import connection, connections
 
 from accounts.models import User
 from games import presence, services
@@ -19,7 +22,7 @@ from games.models import Table
 from tests.fixtures import DUELLO
 from tests.games.test_consumers import connect, frame_at_least
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = pytest.mark.django_db(transaction=True)  # async tests: asyncio_mode auto
 
 
 @pytest.fixture(autouse=True)
@@ -138,3 +141,55 @@ async def test_the_others_see_offline_when_a_dead_process_players_heartbeat_expi
     await sync_to_async(cache.touch)(presence.presence_key(table.pk, bruno.pk), 1)
     assert offline_seats(await next_seats(anna_socket)) == {1}
     await anna_socket.disconnect()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"),
+    reason="needs PostgreSQL and Redis (make test-scaleout)",
+)
+def test_a_player_closing_the_table_on_one_process_shows_offline_on_another() -> None:
+    from websockets.sync.client import connect as ws_connect
+
+    from domino_site import scaled
+    from tests.site.test_scaleout import free_ports
+    from tests.site.test_scaleout import session_cookie as cookie_of
+
+    table, anna, bruno = async_to_sync(started_duello)()
+    env = dict(os.environ)
+    env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"
+    port = free_ports(2)
+    children = scaled.start(scaled.scaled_env(env), processes=2, port=port, host="127.0.0.1")
+    try:
+        for n in range(2):
+            for _ in range(150):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port + n}/healthz", timeout=1)
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        sockets = [
+            ws_connect(
+                f"ws://127.0.0.1:{port + n}/ws/table/{table.code}/",
+                additional_headers={"Origin": "http://127.0.0.1", "Cookie": cookie_of(user)},
+            )
+            for n, user in enumerate((anna, bruno))
+        ]
+        anna_socket, bruno_socket = sockets
+
+        def anna_sees(offline: set[int]) -> bool:
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                try:
+                    frame = anna_socket.recv(timeout=deadline - time.monotonic())
+                except TimeoutError:
+                    return False
+                if 'id="seats"' in str(frame) and offline_seats(str(frame)) == offline:
+                    return True
+            return False
+
+        assert anna_sees(set())  # bruno is connected, through the other process
+        bruno_socket.close()
+        assert anna_sees({1})  # and has gone, told across processes within seconds
+        anna_socket.close()
+    finally:
+        scaled.stop(children)
