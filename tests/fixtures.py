@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -128,3 +131,22 @@ class Screen:
     @property
     def html(self) -> str:
         return "".join(self.regions.values())
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def manage_last_line(env: dict[str, str], *args: str) -> str:
+    """Run ``manage.py`` in a process of its own (a server, a worker, a shell) and
+    return the last line it printed (``shell`` prints notes before the answer)."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] if lines else ""

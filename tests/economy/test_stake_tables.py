@@ -31,7 +31,7 @@ from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
 from games.models import Deadline, Hand, SeatResult, Table
 from games.records import load_match
-from tests.fixtures import play_a_legal_move, version_of
+from tests.fixtures import manage_last_line, play_a_legal_move, version_of
 
 from .conftest import balance, top_up
 
@@ -278,32 +278,21 @@ def test_a_server_stopped_past_a_stake_tables_deadline_refunds_the_stakes_when_b
     }
     env.pop("REDIS_URL", None)
 
-    def manage(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
-
-    manage("migrate", "--noinput", "-v", "0")
-    manage("shell", "-c", RESTART_SETUP)
-    assert manage("shell", "-c", WALLET) == "750"  # 1000 from the grant, 250 in the pot
+    manage_last_line(env, "migrate", "--noinput", "-v", "0")
+    manage_last_line(env, "shell", "-c", RESTART_SETUP)
+    wallet = manage_last_line(env, "shell", "-c", WALLET)
+    assert wallet == "750"  # 1000 from the grant, 250 in the pot
     command = [sys.executable, "manage.py", "run_worker", "--tick", "0.1"]
     worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     time.sleep(0.5)
     worker.kill()  # the server goes down before the deadline…
     worker.wait(timeout=10)
     time.sleep(2.5)  # …and the deadline passes while it is down
-    assert manage("shell", "-c", WALLET) == "750"
+    assert manage_last_line(env, "shell", "-c", WALLET) == "750"
     worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
         for _ in range(100):
-            if manage("shell", "-c", WALLET) == "1000":
+            if manage_last_line(env, "shell", "-c", WALLET) == "1000":
                 break
             time.sleep(0.2)
         else:
@@ -311,4 +300,4 @@ def test_a_server_stopped_past_a_stake_tables_deadline_refunds_the_stakes_when_b
     finally:
         worker.terminate()
         worker.wait(timeout=10)
-    assert manage("audit_ledger").endswith("0 problems")
+    assert manage_last_line(env, "audit_ledger").endswith("0 problems")

@@ -21,7 +21,7 @@ from accounts.models import User
 from games import deadlines, services, worker
 from games.models import Deadline, Move, Table
 from games.records import load_match
-from tests.fixtures import DUELLO, PAIRS
+from tests.fixtures import DUELLO, PAIRS, manage_last_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,19 +122,6 @@ def test_two_workers_holding_the_same_bot_deadlines_move_each_bot_once(
         assert moved == (1 if table.pk in bots_first else 0), table
 
 
-def _manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""  # after shell notes
-
-
 SETUP = """
 from datetime import timedelta
 from django.utils import timezone
@@ -164,19 +151,19 @@ def test_a_worker_killed_with_deadlines_pending_applies_them_when_it_is_back(
         "GAME_CLOCK_ENABLED": "0",
     }
     env.pop("REDIS_URL", None)
-    _manage(env, "migrate", "--noinput", "-v", "0")
-    _manage(env, "shell", "-c", SETUP)
+    manage_last_line(env, "migrate", "--noinput", "-v", "0")
+    manage_last_line(env, "shell", "-c", SETUP)
     command = [sys.executable, "manage.py", "run_worker", "--tick", "0.1"]
     first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     time.sleep(1.0)
     first.kill()  # no goodbye, before the bot's move is due
     first.wait(timeout=10)
-    assert _manage(env, "shell", "-c", BOT_MOVES) == "0"
+    assert manage_last_line(env, "shell", "-c", BOT_MOVES) == "0"
     time.sleep(2.5)  # the deadline passes while no worker runs
     second = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
         for _ in range(100):
-            if _manage(env, "shell", "-c", BOT_MOVES) != "0":
+            if manage_last_line(env, "shell", "-c", BOT_MOVES) != "0":
                 break
             time.sleep(0.2)
         else:
@@ -184,7 +171,7 @@ def test_a_worker_killed_with_deadlines_pending_applies_them_when_it_is_back(
     finally:
         second.terminate()
         second.wait(timeout=10)
-    assert _manage(env, "shell", "-c", BOT_MOVES) == "1"  # once, not twice
+    assert manage_last_line(env, "shell", "-c", BOT_MOVES) == "1"  # once, not twice
 
 
 @pytest.mark.django_db
