@@ -28,7 +28,7 @@ from games import constants, presence, socket_limits
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
-from games.models import Table
+from games.models import Seat, Table
 from games.selectors import TableView, invitations_for, table_view
 
 log = logging.getLogger("games")
@@ -74,11 +74,12 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
 #: The table page's regions (``games/_live.html`` includes them all); a frame
 #: carries only those whose HTML changed, each replacing its element by id.
 FLASH = "games/_flash.html"
+SEATS = "games/_seats.html"  # presence changes send this region alone
 REGIONS = (
     FLASH,
     "games/_head.html",
     "games/_lobby.html",
-    "games/_seats.html",
+    SEATS,
     "games/_board.html",
     "games/_status.html",
     "games/_hand.html",
@@ -128,7 +129,7 @@ class TableConsumer(_ViewerConsumer):
             return
         self.present_as = person.pk
         if await presence.arrive(table_id=self.table_id, user_id=person.pk):
-            await self._presence_changed()
+            await self._presence_changed(person.pk)
         self.heartbeat = asyncio.create_task(self._beat())
 
     async def _beat(self) -> None:
@@ -136,7 +137,7 @@ class TableConsumer(_ViewerConsumer):
         while True:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
             if await presence.beat(table_id=self.table_id, user_id=self.present_as):
-                await self._presence_changed()
+                await self._presence_changed(self.present_as)
             elif await self._presence_differs():
                 # a player whose server process died expired without a goodbye
                 await self.table_presence({})
@@ -165,17 +166,26 @@ class TableConsumer(_ViewerConsumer):
             return
         user_id, self.present_as = self.present_as, None
         if await presence.leave(table_id=self.table_id, user_id=user_id):
-            await self._presence_changed()
+            await self._presence_changed(user_id)
 
-    async def _presence_changed(self) -> None:
-        await self.channel_layer.group_send(table_group(self.table_id), {"type": "table.presence"})
+    async def _presence_changed(self, user_id: int) -> None:
+        """Tell the table's screens, if the player sits there (a spectator shows nowhere)."""
+        if await self._seated(user_id):
+            await self.channel_layer.group_send(
+                table_group(self.table_id), {"type": "table.presence"}
+            )
+
+    @database_sync_to_async
+    def _seated(self, user_id: int) -> bool:
+        return Seat.objects.filter(table_id=self.table_id, user_id=user_id).exists()
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Someone came or went: the seats again (the whole view if the table moved)."""
         seats, version = await database_sync_to_async(self._render_seats)()
         if version > self.sent_version:
             await self.send_view()
-        else:
+        elif self.sent_regions.get(SEATS) != seats:
+            self.sent_regions[SEATS] = seats
             await self.send(text_data=seats)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -284,9 +294,8 @@ class TableConsumer(_ViewerConsumer):
     def _render_seats(self) -> tuple[str, int]:
         with translation.override(self.language):
             tv = table_view(table=self.table_id, user=self.person, with_presence=True)
-            html = render_to_string("games/_seats.html", {"tv": tv})
+            html = render_to_string(SEATS, {"tv": tv})
         self._remember_presence(tv)
-        self.sent_regions["games/_seats.html"] = html
         return html, tv.version
 
     def _share_url(self, code: str) -> str:

@@ -143,6 +143,18 @@ async def test_the_others_see_offline_when_a_dead_process_players_heartbeat_expi
     await anna_socket.disconnect()
 
 
+async def test_a_spectator_coming_and_going_sends_the_players_nothing() -> None:
+    table, anna, _bruno = await started_duello()
+    carla = await sync_to_async(User.objects.create_user)("carla", password="pw-carla-123")
+    anna_socket = await connect(f"/ws/table/{table.code}/", anna)
+    await frame_at_least(anna_socket, 0)
+    watcher = await connect(f"/ws/table/{table.code}/", carla)
+    await frame_at_least(watcher, 0)
+    await watcher.disconnect()
+    assert await anna_socket.receive_nothing(timeout=1)
+    await anna_socket.disconnect()
+
+
 @pytest.mark.skipif(
     connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"),
     reason="needs PostgreSQL and Redis (make test-scaleout)",
