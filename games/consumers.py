@@ -136,11 +136,14 @@ class TableConsumer(_ViewerConsumer):
         assert self.present_as is not None
         while True:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-            if await presence.beat(table_id=self.table_id, user_id=self.present_as):
-                await self._presence_changed(self.present_as)
-            elif await self._presence_differs():
-                # a player whose server process died expired without a goodbye
-                await self.table_presence({})
+            try:
+                if await presence.beat(table_id=self.table_id, user_id=self.present_as):
+                    await self._presence_changed(self.present_as)
+                elif await self._presence_differs():
+                    # a player whose server process died expired without a goodbye
+                    await self.table_presence({})
+            except Exception as error:  # the cache away a moment: beat again next time
+                log.warning("presence heartbeat on table %s failed: %r", self.table_id, error)
 
     async def _presence_differs(self) -> bool:
         """Whether the seats this screen shows online are not who is present now."""

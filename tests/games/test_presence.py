@@ -117,6 +117,30 @@ async def test_a_heartbeat_keeps_an_open_tab_present_past_the_expiry(
     assert await read(table_id=table.pk, user_ids=[bruno.pk]) == set()
 
 
+async def test_a_heartbeat_that_fails_once_beats_again_next_time(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    real_beat, calls = presence._beat, []
+
+    def flaky_beat(key: str) -> bool:
+        calls.append(key)
+        if len(calls) == 1:
+            raise ConnectionError("the cache is restarting")
+        return real_beat(key)
+
+    monkeypatch.setattr(presence, "_beat", flaky_beat)
+    table, _anna, bruno = await started_duello()
+    tab = await connect(f"/ws/table/{table.code}/", bruno)
+    await frame_at_least(tab, 0)
+    await asyncio.sleep(1.6)
+    read = sync_to_async(presence.present_users)
+    assert await read(table_id=table.pk, user_ids=[bruno.pk]) == {bruno.pk}
+    assert len(calls) > 2 and "heartbeat" in caplog.text
+    await tab.disconnect()
+
+
 async def test_a_player_whose_server_process_died_drops_out_when_the_heartbeat_expires(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
