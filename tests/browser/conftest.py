@@ -129,3 +129,9 @@ def browser() -> Iterator[object]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run last: Playwright's session keeps an event loop running in
+    the main thread, and an async test after it could not start its own."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

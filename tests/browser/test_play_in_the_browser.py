@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.fixtures import manage_last_line
+
 from .conftest import DESKTOP, PHONE, LiveSite
 
 pytestmark = pytest.mark.browser
@@ -188,8 +190,6 @@ def full_line_position() -> str:
 def test_the_longest_line_fits_a_phone_screen(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
-    import subprocess
-    import sys
 
     setup = f"""
 from accounts.models import User
@@ -203,18 +203,7 @@ hand.save()
 table.deadlines.all().delete()
 print(table.code)
 """
-    code = (
-        subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", setup],
-            cwd=Path(__file__).resolve().parents[2],
-            env=live_site.env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    code = manage_last_line(live_site.env, "shell", "-c", setup)
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
     page.goto(f"{live_site.url}/accounts/login/")

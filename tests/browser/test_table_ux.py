@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.fixtures import manage_last_line
+
 from .conftest import DESKTOP, PHONE, LiveSite
 from .test_play_in_the_browser import MY_MOVES, new_page, table_version
 
@@ -207,8 +209,6 @@ def test_a_mistyped_table_link_shows_the_sites_404_page(
 def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_line(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
-    import subprocess
-    import sys
 
     # seat 0 holds 4|2, which fits both open ends (2 and 4) of the line 2|3,3|3,3|4
     setup = """
@@ -228,18 +228,7 @@ hand.save()
 table.deadlines.all().delete()
 print(table.code)
 """
-    code = (
-        subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", setup],
-            cwd=Path(__file__).resolve().parents[2],
-            env=live_site.env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
+    code = manage_last_line(live_site.env, "shell", "-c", setup)
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
     page.goto(f"{live_site.url}/accounts/login/")

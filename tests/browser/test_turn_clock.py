@@ -3,12 +3,12 @@ deadline, a player who stops clicking goes away, and one click brings them back.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
 from .test_play_in_the_browser import new_page, sign_up
@@ -32,15 +32,7 @@ print(table.code)
 
 
 def online_table_for(live_site: LiveSite, username: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", SETUP.format(name=username)],
-        cwd=ROOT,
-        env=live_site.env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip().splitlines()[-1]
+    return manage_last_line(live_site.env, "shell", "-c", SETUP.format(name=username))
 
 
 def test_a_player_who_stops_clicking_goes_away_and_comes_back(
