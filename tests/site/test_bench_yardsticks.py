@@ -33,6 +33,7 @@ def test_the_benchmark_gets_both_routes() -> None:
     assert [str(p.pattern) for p in echo.websocket_urlpatterns] == ["ws/echo/"]
 
 
+@pytest.mark.django_db  # Channels checks the database connections before each message
 async def test_the_echo_socket_sends_every_frame_back() -> None:
     communicator = WebsocketCommunicator(echo.EchoConsumer.as_asgi(), "/ws/echo/")
     connected, _ = await communicator.connect()
