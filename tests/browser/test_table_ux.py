@@ -44,7 +44,14 @@ def sent_moves(page: Any) -> list[str]:
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
-    return dict(page.locator(selector).bounding_box())
+    """The element's box, once it has one (a frame may be replacing its region)."""
+    locator = page.locator(selector)
+    for _ in range(100):
+        found = locator.bounding_box() if locator.count() else None
+        if found:
+            return dict(found)
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} never had a box")
 
 
 def choose(page: Any, field: str, value: str) -> None:
