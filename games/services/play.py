@@ -42,8 +42,6 @@ from games.records import load_match
 
 from .common import check_version, locked_table, table_changed
 
-_check_version = check_version  # the old name, until its callers move to check_version
-
 #: The deadline kinds that drive play; a table has at most one of them at a time.
 PLAY_KINDS = (Deadline.Kind.BOT_MOVE, Deadline.Kind.TURN_CLOCK, Deadline.Kind.NEXT_HAND)
 Actor = StoredMove.Actor

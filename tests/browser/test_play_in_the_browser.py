@@ -104,6 +104,14 @@ def sign_up(page: Any, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "tavolo-verde-42")
+    page.click("main form button")
+    page.wait_for_url(f"{base}/")
+
+
 def test_two_players_meet_by_invitation_and_a_third_watches_by_link(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
@@ -206,10 +214,7 @@ print(table.code)
     code = manage_last_line(live_site.env, "shell", "-c", setup)
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
-    page.goto(f"{live_site.url}/accounts/login/")
-    page.fill("input[name=username]", "lina_b")
-    page.fill("input[name=password]", "tavolo-verde-42")
-    page.click("main form button")
+    log_in(page, live_site.url, "lina_b")
     page.goto(f"{live_site.url}/t/{code}/")
     assert page.locator("#board .placed").count() == 26
     play_if_my_turn(page)  # the 27th tile: Domino!

@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
 from .test_play_in_the_browser import (
+    log_in,
     new_page,
     play_if_my_turn,
     play_until_the_hand_ends,
@@ -24,14 +25,6 @@ from .test_play_in_the_browser import (
 pytestmark = pytest.mark.browser
 
 OFFLINE = "#seats .seat[data-seat='{n}'] .tag.offline"
-
-
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "tavolo-verde-42")
-    page.click("main form button")
-    page.wait_for_url(f"{base}/")
 
 
 def new_friends_table(page: Any, base: str, preset: str, target: str | None = None) -> str:

@@ -14,7 +14,7 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import MY_MOVES, new_page, table_version
+from .test_play_in_the_browser import MY_MOVES, log_in, new_page, table_version
 
 pytestmark = pytest.mark.browser
 
@@ -238,10 +238,7 @@ print(table.code)
     code = manage_last_line(live_site.env, "shell", "-c", setup)
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
-    page.goto(f"{live_site.url}/accounts/login/")
-    page.fill("input[name=username]", "ezio_b")
-    page.fill("input[name=password]", "tavolo-verde-42")
-    page.click("main form button")
+    log_in(page, live_site.url, "ezio_b")
     page.goto(f"{live_site.url}/t/{code}/")
     assert page.locator("#board .end-target").first.is_hidden()  # offered once a tile is chosen
     page.click("#hand .my-tile[data-tile='4|2'] .tile-select")
