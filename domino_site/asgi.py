@@ -1,5 +1,6 @@
 """ASGI entry point for daphne: pages (and static files, by WhiteNoise), websockets, the worker."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -30,3 +31,9 @@ application = GameClockMiddleware(
         }
     )
 )
+
+# Everything imported so far lives as long as the process: keep it out of the
+# collector's scans (a full collection walked it all, 180-230 ms under load), and
+# collect the young generation less often (a frame makes many short-lived objects).
+gc.freeze()
+gc.set_threshold(20_000, 20, 20)

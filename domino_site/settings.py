@@ -125,10 +125,11 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "domino_site.layers.LocalChannelLayer"}}
 
 # One cache for every process when Redis is there (rate limits count in it);
 # otherwise each process has its own, which is right for the single embedded one.
+CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -138,7 +139,14 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # LocMemCache keeps 300 entries unless told: a heartbeat per player at each table
+    # (games.presence) and the rate limits' counters need far more.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 200_000},
+        }
+    }
 # Rate limits (django-ratelimit, see accounts/limits.py) key on the client's address:
 # behind a proxy, name the header that holds it, e.g. DJANGO_CLIENT_IP_HEADER=X-Real-IP.
 if _client_ip_header := os.environ.get("DJANGO_CLIENT_IP_HEADER", ""):

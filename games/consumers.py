@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
 from accounts.models import User
-from games import constants, presence, socket_limits
+from games import constants, presence, socket_limits, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
@@ -265,7 +265,16 @@ class TableConsumer(_ViewerConsumer):
             await self.send_view(at_least=event["version"])
 
     async def send_view(self, force: bool = False, at_least: int | None = None) -> None:
-        html, version = await database_sync_to_async(self._render_view)(force, at_least)
+        if (
+            at_least is not None
+            and states.known(self.table_id, at_least)
+            and presence.reads_are_local()
+        ):
+            # Nothing to read (the state is in memory, presence in this process): render
+            # here rather than queue on the database thread behind every other viewer.
+            html, version = self._render_view(force, at_least)
+        else:
+            html, version = await database_sync_to_async(self._render_view)(force, at_least)
         if force or version > self.sent_version:
             self.sent_version = version
             if html:

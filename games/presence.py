@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from asgiref.sync import sync_to_async
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 
 HEARTBEAT_SECONDS = 15.0
 PRESENCE_TTL = 40
@@ -65,6 +66,11 @@ async def leave(*, table_id: int, user_id: int) -> bool:
 async def beat(*, table_id: int, user_id: int) -> bool:
     """Keep the player present; True when they had expired (and are present again)."""
     return await sync_to_async(_beat)(presence_key(table_id, user_id))
+
+
+def reads_are_local() -> bool:
+    """Whether reading presence stays in this process (no network: the embedded cache)."""
+    return isinstance(caches["default"], LocMemCache)
 
 
 def present_users(*, table_id: int, user_ids: Iterable[int]) -> set[int]:

@@ -252,7 +252,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         pass_move=pass_move,
         your_turn=bool(player and player.legal_moves),
         turn_name=names[turn] if turn is not None else "",
-        log=tuple(_log_lines(player, names, _actors(hands))) if player else (),
+        log=tuple(_log_lines(player, names, state.actors)) if player else (),
         scores=tuple(
             SideScore(
                 names=_join_names(rules.seats_of(side), names),
@@ -323,12 +323,7 @@ def _last_move(player: PlayerView, hand_number: int) -> LastMove | None:
     return LastMove(event.seat, kind, None, "", key)
 
 
-def _actors(hands: list[Hand]) -> list[str]:
-    """Who made each move of the current hand (a person, a bot, the clock…), by ply."""
-    return [m.actor for m in hands[-1].moves.all()] if hands else []
-
-
-def _log_lines(player: PlayerView, names: dict[int, str], actors: list[str]) -> list[LogLine]:
+def _log_lines(player: PlayerView, names: dict[int, str], actors: tuple[str, ...]) -> list[LogLine]:
     """The public log, newest first, consecutive draws by one seat counted together."""
     lines: list[LogLine] = []
     for ply, event in enumerate(player.log):

@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 
 from games.engine import Match, Round, parse_move
-from games.models import Hand, Invitation, Seat, Table
+from games.models import Hand, Invitation, Move, Seat, Table
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -35,8 +36,9 @@ OPTIMISTIC_READS = 3
 class TableState:
     table: Table
     seats: tuple[Seat, ...]
-    hands: tuple[Hand, ...]  # with their moves
+    hands: tuple[Hand, ...]  # their moves are in ``rounds``
     rounds: tuple[Round, ...]  # replayed; never changed once shared
+    actors: tuple[str, ...]  # who made each move of the current hand (Move.Actor)
     invitations: tuple[str, ...]  # names with a pending invitation, while waiting
     deadlines: dict[str, datetime]
 
@@ -73,6 +75,13 @@ def forget(table_id: int | None = None) -> None:
             _latest.pop(table_id, None)
 
 
+def known(table_id: int, version: int) -> bool:
+    """Whether this process holds the table at ``version`` or later (no query)."""
+    with _lock:
+        state = _latest.get(table_id)
+    return state is not None and state.version >= version
+
+
 def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
     """The table's latest state; with ``at_least``, a remembered state that new
     is returned without asking the database (a viewer told "version v")."""
@@ -81,7 +90,7 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
     if known is not None and at_least is not None and known.version >= at_least:
         return known
     for _attempt in range(OPTIMISTIC_READS):
-        table = Table.objects.get(pk=table_id)
+        table = Table.objects.select_related("rematch").get(pk=table_id)
         if known is not None and known.table.code != table.code:
             known = None  # another table under a reused id (tests roll back)
         if known is not None and known.version == table.version:
@@ -90,7 +99,9 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
         if Table.objects.filter(pk=table_id, version=table.version).exists():
             return _remember(state)
     with transaction.atomic():  # a busy table: read it under its row lock
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table = (
+            Table.objects.select_for_update(of=("self",)).select_related("rematch").get(pk=table_id)
+        )
         return _remember(_read(table, known if known and known.table.code == table.code else None))
 
 
@@ -98,19 +109,33 @@ def _read(table: Table, known: TableState | None) -> TableState:
     seats = tuple(table.seats.select_related("user").order_by("number"))
     # Hands before the previous state's current one are over: they never change.
     keep = len(known.hands) - 1 if known is not None and known.hands else 0
-    fresh = list(table.hands.filter(number__gte=keep).prefetch_related("moves").order_by("number"))
+    fresh = list(table.hands.filter(number__gte=keep).order_by("number"))
     hands = (known.hands[:keep] if known else ()) + tuple(fresh)
+    earlier = known.rounds[keep] if known and keep < len(known.rounds) else None
+    seen = len(earlier.moves) if earlier is not None else 0
+    # Only the moves this process has not seen yet, as plain values.
+    new_moves: dict[int, list[tuple[str, str]]] = {h.pk: [] for h in fresh}
+    if fresh:
+        unseen = Q(hand_id=fresh[0].pk, ply__gte=seen) | Q(hand_id__in=[h.pk for h in fresh[1:]])
+        for hand_id, text, actor in (
+            Move.objects.filter(unseen)
+            .order_by("hand__number", "ply")
+            .values_list("hand_id", "text", "actor")
+        ):
+            new_moves[hand_id].append((text, actor))
     rounds = list(known.rounds[:keep]) if known else []
     rules = table.rules
+    actors: tuple[str, ...] = ()
     for hand in fresh:
-        moves = [m.text for m in hand.moves.all()]
-        earlier = known.rounds[hand.number] if known and hand.number < len(known.rounds) else None
-        if earlier is not None and len(earlier.moves) <= len(moves):
+        moves = new_moves[hand.pk]
+        if hand.number == keep and earlier is not None:
             current = earlier.copy()  # continue the hand from where this process saw it
-            for text in moves[len(earlier.moves) :]:
-                current.play(parse_move(text))
+            actors = known.actors if known else ()
         else:
-            current = Round.replay(rules, hand.initial_position, [parse_move(m) for m in moves])
+            current, actors = Round.from_position(rules, hand.initial_position), ()
+        for text, _actor in moves:
+            current.play(parse_move(text))
+        actors += tuple(actor for _text, actor in moves)
         rounds.append(current)
     invitations = (
         tuple(
@@ -127,4 +152,4 @@ def _read(table: Table, known: TableState | None) -> TableState:
         if table.status in (Table.Status.PLAYING, Table.Status.WAITING)
         else {}
     )
-    return TableState(table, seats, hands, tuple(rounds), invitations, deadlines)
+    return TableState(table, seats, hands, tuple(rounds), actors, invitations, deadlines)

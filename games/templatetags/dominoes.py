@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Hashable
 from datetime import datetime
 
 from django import template
@@ -11,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import Placed, Tile
+from games.fragments import shared_html
 
 register = template.Library()
 
@@ -34,6 +37,7 @@ def _half(number: int, dx: int, dy: int, across: bool) -> str:
     return "".join(dots)
 
 
+@functools.lru_cache(maxsize=512)  # 28 tiles, a few sizes and turns
 def tile_svg(first: int, second: int, *, upright: bool, css: str = "") -> SafeString:
     """A tile with ``first`` on the left (or top, when ``upright``)."""
     if upright:
@@ -68,6 +72,19 @@ def hand_tile(tile: Tile, css: str = "") -> SafeString:
 def small_tile(tile: Tile) -> SafeString:
     """A small flat tile for logs and results."""
     return tile_svg(tile.high, tile.low, upright=False, css="small")
+
+
+@register.simple_tag
+def shared(template: str, **values: Hashable) -> SafeString:
+    """``{% shared "games/_x.html" a=… b=… %}``: the partial rendered with those values
+    alone, once per process for each set of values (see ``games.fragments``)."""
+    return shared_html(template, **values)
+
+
+@register.filter
+def backs(count: int | None) -> SafeString:
+    """The backs of ``count`` hidden tiles."""
+    return mark_safe("<i></i>" * (count or 0))
 
 
 @register.filter

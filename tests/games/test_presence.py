@@ -229,3 +229,13 @@ def test_a_player_closing_the_table_on_one_process_shows_offline_on_another() ->
         anna_socket.close()
     finally:
         scaled.stop(children)
+
+
+async def test_a_thousand_players_at_250_tables_all_stay_present() -> None:
+    """The embedded cache once kept 300 entries: past 75 full tables the oldest
+    players' heartbeats were dropped, and they flickered "offline" to the others."""
+    for user_id in range(1000):
+        await presence.arrive(table_id=user_id // 4, user_id=user_id)
+    for table_id in (0, 125, 249):
+        players = range(table_id * 4, table_id * 4 + 4)
+        assert presence.present_users(table_id=table_id, user_ids=players) == set(players)

@@ -1,0 +1,93 @@
+"""One snapshot per version: the public parts of a table are rendered once and
+reused by every viewer, while each viewer still reads their own view."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.template.loader import render_to_string
+from django.test.signals import template_rendered
+from django.utils import translation
+
+from accounts.models import User
+from games import services
+from games.models import Table
+from games.selectors import table_view
+from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
+
+
+@pytest.fixture
+def pairs_table(make_user: Callable[..., User]) -> Table:
+    """Four players in pairs (seats 0-3), started, a few moves into the first hand."""
+    host = make_user("anna")
+    table = services.table_create(host=host, mode=Table.Mode.FRIENDS, rules=PAIRS)
+    for name in ("bruno", "carla", "dario"):
+        services.table_join(table_id=table.pk, version=version_of(table), user=make_user(name))
+    services.table_start(table_id=table.pk, version=version_of(table), by=host)
+    rng = random.Random(5)
+    for _ in range(6):
+        play_a_legal_move(table, rng)
+    return table
+
+
+@pytest.fixture
+def rendered() -> Iterator[Counter[str]]:
+    """How many times each template is rendered (Django's test instrumentation)."""
+    counts: Counter[str] = Counter()
+
+    def count(sender: object, template: object, **kwargs: object) -> None:
+        counts[getattr(template, "name", "")] += 1
+
+    template_rendered.connect(count)
+    yield counts
+    template_rendered.disconnect(count)
+
+
+def screen(table: Table, user: User | None) -> str:
+    tv = table_view(table=table.pk, user=user)
+    return render_to_string("games/_live.html", {"tv": tv, "share_url": "", "user": user})
+
+
+def test_the_line_is_rendered_once_per_version_for_every_viewer(
+    pairs_table: Table, rendered: Counter[str]
+) -> None:
+    viewers = [seat_user(pairs_table, n) for n in range(4)] + [None]
+    screens = [screen(pairs_table, v) for v in viewers]
+    assert rendered["games/_live.html"] == 5
+    assert rendered["games/_line.html"] == 1  # the line of tiles: public, one render
+    assert all('class="placed' in s for s in screens)
+
+    play_a_legal_move(pairs_table)
+    for viewer in viewers:
+        screen(pairs_table, viewer)
+    assert rendered["games/_line.html"] == 2  # the new version's line, once
+    # the log's lines: each line once per name it shows (its player reads "You")
+    assert rendered["games/_log_line.html"] <= 7 * 2
+
+
+def test_a_shared_fragment_speaks_each_viewers_language(pairs_table: Table) -> None:
+    anna = seat_user(pairs_table, 0)
+    with translation.override("it"):
+        italian = screen(pairs_table, anna)
+    english = screen(pairs_table, anna)  # the tests' default: English
+    assert "Punteggio" in italian and "Score" not in italian
+    assert "Score" in english and "Punteggio" not in english
+    assert "4 giocatori" in italian and "4 players" in english  # the shared title
+
+
+def test_each_player_reads_you_on_their_own_log_lines(pairs_table: Table) -> None:
+    names = {n: seat_user(pairs_table, n).display_name for n in range(4)}
+    for seat in range(4):
+        log = screen(pairs_table, seat_user(pairs_table, seat)).split('id="log"')[1]
+        shown = set(_who(log))
+        assert "You" in shown and names[seat] not in shown
+        assert shown - {"You"} <= {names[n] for n in range(4) if n != seat}
+    watched = set(_who(screen(pairs_table, None).split('id="log"')[1]))
+    assert "You" not in watched and watched <= set(names.values())
+
+
+def _who(log_html: str) -> list[str]:
+    return [part.split("</span>")[0] for part in log_html.split('<span class="who">')[1:]]

@@ -1,0 +1,37 @@
+"""The embedded default's channel layer: Channels' in-memory layer, swept for
+expired messages once a second instead of on every send and receive."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from domino_site.layers import LocalChannelLayer
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_a_group_send_reaches_every_member_in_order() -> None:
+    layer = LocalChannelLayer()
+    members = [await layer.new_channel() for _ in range(4)]
+    for channel in members:
+        await layer.group_add("table-1", channel)
+    for n in range(3):
+        await layer.group_send("table-1", {"type": "table.changed", "version": n})
+    for channel in members:
+        got = [(await layer.receive(channel))["version"] for _ in range(3)]
+        assert got == [0, 1, 2]
+
+
+async def test_a_message_nobody_reads_still_expires_and_leaves_its_groups() -> None:
+    layer = LocalChannelLayer(expiry=0.05)
+    gone, alive = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table-1", gone)
+    await layer.group_add("table-1", alive)
+    await layer.send(gone, {"type": "x"})  # never received: its socket died
+    await asyncio.sleep(0.1)
+    layer.swept_at = 0.0  # as if a second had passed since the last sweep
+    await layer.group_send("table-1", {"type": "y"})
+    assert gone not in layer.groups["table-1"]
+    assert (await layer.receive(alive))["type"] == "y"
