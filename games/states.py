@@ -25,6 +25,7 @@ from django.db.models import Q
 
 from games.engine import Match, Round, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
+from games.records import load_match
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -103,6 +104,17 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
             Table.objects.select_for_update(of=("self",)).select_related("rematch").get(pk=table_id)
         )
         return _remember(_read(table, known if known and known.table.code == table.code else None))
+
+
+def match_to_play(table: Table) -> Match:
+    """The match at ``table``'s version, read under the table's row lock, to play on:
+    the shared hands, the current one a private copy.  No query and no replay when
+    this process holds that version already (it usually does: every viewer read it)."""
+    state = table_state(table.pk, at_least=table.version)
+    if state.version != table.version or not state.rounds:
+        return load_match(table)
+    *done, current = state.rounds
+    return Match(table.rules, rounds=[*done, current.copy()])
 
 
 def _read(table: Table, known: TableState | None) -> TableState:

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import signals
+from games import signals, states
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -135,7 +135,7 @@ def _record(
 def _playing(table: Table) -> Match:
     if table.status != Table.Status.PLAYING:
         raise GameError(_("The game is not in progress."))
-    return load_match(table)
+    return states.match_to_play(table)
 
 
 def _your_seat(table: Table, seats: list[Seat], user: User) -> Seat:
