@@ -7,11 +7,16 @@ own viewer's view.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from games import states
+
+log = logging.getLogger("games")
 
 
 def table_group(table_id: int) -> str:
@@ -30,9 +35,21 @@ def _send(group: str, message: dict[str, Any]) -> None:
 
 def table_changed(*, table_id: int, version: int) -> None:
     """Once committed, every viewer of the table re-renders its own view."""
-    transaction.on_commit(
-        lambda: _send(table_group(table_id), {"type": "table.changed", "version": version})
-    )
+
+    def tell() -> None:
+        _prime(table_id, version)
+        _send(table_group(table_id), {"type": "table.changed", "version": version})
+
+    transaction.on_commit(tell)
+
+
+def _prime(table_id: int, version: int) -> None:
+    """Read the new state here, once, so that this process's viewers find it in
+    memory and render without queuing on the database thread."""
+    try:
+        states.table_state(table_id, at_least=version)
+    except Exception:  # the viewers read it themselves
+        log.exception("reading table %s at version %s after a change failed", table_id, version)
 
 
 def user_invited(*, user_id: int) -> None:

@@ -52,3 +52,34 @@ def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(
 def test_the_regions_a_frame_may_carry_are_the_pages_regions() -> None:
     included = re.findall(r'{% include "(games/_\w+\.html)"', LIVE.read_text())
     assert tuple(included) == consumers.REGIONS
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit: the writer reads after its commit
+def test_after_a_move_every_viewer_renders_without_a_query(
+    friends_table: Table, django_assert_num_queries: Any
+) -> None:
+    anna, bruno = seat_user(friends_table, 0), seat_user(friends_table, 1)
+    play_a_legal_move(friends_table)
+    version = Table.objects.get(pk=friends_table.pk).version
+    with django_assert_num_queries(0):  # the writer read the new version once, for all
+        views = [
+            table_view(table=friends_table.pk, user=u, at_least=version) for u in (anna, bruno)
+        ]
+    assert {v.version for v in views} == {version}
+    assert len(views[0].log) == len(views[1].log) == 1
+
+
+def test_a_played_move_uses_the_remembered_state_only_at_the_locked_version(
+    friends_table: Table,
+) -> None:
+    """The referee plays on the state this process holds when it is the table's
+    version under the lock, and replays the stored game otherwise."""
+    anna = seat_user(friends_table, 0)
+    table_view(table=friends_table.pk, user=anna)  # remembered at this version
+    locked = Table.objects.get(pk=friends_table.pk)
+    assert states.match_to_play(locked).round.moves == load_match(locked).round.moves
+    Table.objects.filter(pk=locked.pk).update(version=locked.version + 1)  # another process
+    locked.refresh_from_db()
+    fresh = states.match_to_play(locked)
+    assert fresh.round.moves == load_match(locked).round.moves
+    assert states.table_state(locked.pk).version == locked.version
