@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Q
 
 from games.engine import Match, Round, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
@@ -125,16 +124,16 @@ def _read(table: Table, known: TableState | None) -> TableState:
     hands = (known.hands[:keep] if known else ()) + tuple(fresh)
     earlier = known.rounds[keep] if known and keep < len(known.rounds) else None
     seen = len(earlier.moves) if earlier is not None else 0
-    # Only the moves this process has not seen yet, as plain values.
-    new_moves: dict[int, list[tuple[str, str]]] = {h.pk: [] for h in fresh}
-    if fresh:
-        unseen = Q(hand_id=fresh[0].pk, ply__gte=seen) | Q(hand_id__in=[h.pk for h in fresh[1:]])
-        for hand_id, text, actor in (
-            Move.objects.filter(unseen)
-            .order_by("hand__number", "ply")
-            .values_list("hand_id", "text", "actor")
-        ):
-            new_moves[hand_id].append((text, actor))
+    # Only the moves this process has not seen yet, as plain values: one indexed
+    # (hand, ply) range per hand, usually the current hand alone.
+    new_moves = {
+        hand.pk: list(
+            Move.objects.filter(hand_id=hand.pk, ply__gte=seen if n == 0 else 0)
+            .order_by("ply")
+            .values_list("text", "actor")
+        )
+        for n, hand in enumerate(fresh)
+    }
     rounds = list(known.rounds[:keep]) if known else []
     rules = table.rules
     actors: tuple[str, ...] = ()
