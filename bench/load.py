@@ -20,9 +20,17 @@ lobby, a table page, a bare Django view); the server's CPU and memory.
     .venv/bin/python bench/load.py --ramp                  # 10, 25, 50 … until p99 > 150 ms
     .venv/bin/python bench/load.py --tables 50 --json bench/results/t50.json
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --server-pid 1234
+    .venv/bin/python bench/load.py --scaled 4 --tables 50  # 4 daphne + worker, PostgreSQL, Redis
+
+``--scaled N`` starts the site as ``make serve-scaled`` does (domino_site/scaled.py):
+N daphne processes and the deadline worker, all on the one server core, sharing the
+PostgreSQL database ``domino_bench`` (dropped and created again) and Redis database 11
+(flushed).  A table's four seats talk to the processes round-robin (seat i of table t
+to process (t + i) mod N, its pages and its websocket), so every move reaches the other
+players through Redis; CPU and memory are the sums over the processes.
 
 Traffic goes to 127.0.0.1 only; every run is bounded (``--max-seconds``) and
-stops the daphne it started.
+stops every process it started.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,20 +172,7 @@ class Server:
         return site
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        env.update(
-            DATABASE_URL=f"sqlite:///{self.folder / 'db.sqlite3'}",
-            DJANGO_DEBUG="0",
-            DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-            DJANGO_HTTPS="0",  # plain http on 127.0.0.1, as the browser tests do
-            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-            GAME_CLOCK_ENABLED="1",
-            DOMINO_BENCH_ROUTES="1",  # /ws/echo/ and /bench/bare (domino_site/echo.py)
-            DJANGO_STATIC_ROOT=str(self.folder / "static"),
-            PYTHONPATH=str(self.site),
-            PYTHONUNBUFFERED="1",
-        )
-        return env
+        return server_env(self.folder, self.site, f"sqlite:///{self.folder / 'db.sqlite3'}")
 
     def start(self) -> None:
         python = sys.executable
@@ -226,10 +221,191 @@ class Server:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def server_env(folder: Path, site: Path, database_url: str) -> dict[str, str]:
+    """The server's environment: debug off, a fresh secret key, plain http."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DATABASE_URL=database_url,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_HTTPS="0",  # plain http on 127.0.0.1, as the browser tests do
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        GAME_CLOCK_ENABLED="1",
+        DOMINO_BENCH_ROUTES="1",  # /ws/echo/ and /bench/bare (domino_site/echo.py)
+        DJANGO_STATIC_ROOT=str(folder / "static"),
+        PYTHONPATH=str(site),
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+class ScaledServers:
+    """N daphne processes and the deadline worker on PostgreSQL and Redis, started by
+    domino_site.scaled as ``make serve-scaled`` starts them (``--scaled N``)."""
+
+    DATABASE = "domino_bench"
+    DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+    REDIS_DB = 11
+    REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
+
+    def __init__(self, processes: int, *, cpu: int | None) -> None:
+        self.processes, self.cpu = processes, cpu
+        self.folder = Path(tempfile.mkdtemp(prefix="domino-load-scaled-"))
+        self.port = _free_ports(processes)
+        self.urls = [f"http://127.0.0.1:{self.port + n}" for n in range(processes)]
+        self.url = self.urls[0]
+        self.children: list[subprocess.Popen[bytes]] = []
+        self.names = [f"daphne:{self.port + n}" for n in range(processes)] + ["worker"]
+        self.log = self.folder / "servers.log"
+
+    def _reset_stores(self) -> None:
+        """A fresh database and an empty Redis database for each run."""
+        psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-v", "ON_ERROR_STOP=1"]
+        quiet = {**os.environ, "PGOPTIONS": "-c client_min_messages=warning"}  # no NOTICE
+        for sql in (
+            f"DROP DATABASE IF EXISTS {self.DATABASE} WITH (FORCE)",
+            f"CREATE DATABASE {self.DATABASE}",
+        ):
+            subprocess.run([*psql, "-c", sql], check=True, timeout=60, env=quiet)
+        redis = ["redis-cli", "-h", "127.0.0.1", "-n", str(self.REDIS_DB), "flushdb"]
+        out = subprocess.run(redis, check=True, timeout=60, capture_output=True, text=True)
+        if out.stdout.strip() != "OK":
+            raise SystemExit(f"redis-cli flushdb: {out.stdout.strip()} {out.stderr.strip()}")
+
+    @contextlib.contextmanager
+    def _output_to_log(self) -> Any:
+        """The children started meanwhile write to the log (domino_site.scaled lets them
+        inherit this process's standard output and error)."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        with self.log.open("ab") as log:
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for fd, copy in zip((1, 2), saved, strict=True):
+                os.dup2(copy, fd)
+                os.close(copy)
+
+    def start(self) -> None:
+        if str(ROOT) not in sys.path:
+            sys.path.insert(0, str(ROOT))
+        from domino_site import scaled
+
+        self._reset_stores()
+        env = server_env(self.folder, ROOT, self.DATABASE_URL)
+        env["REDIS_URL"] = self.REDIS_URL
+        env = scaled.scaled_env(env)  # the worker runs the clock, as its own process
+        with self._output_to_log():
+            scaled.manage(env, "migrate", "--noinput")
+            scaled.manage(env, "collectstatic", "--noinput", "-v", "0")
+            # Children inherit the affinity: all of them on the server's core, from birth
+            # (taskset -c as for the one daphne).
+            mine = os.sched_getaffinity(0)
+            if self.cpu is not None:
+                os.sched_setaffinity(0, {self.cpu})
+            try:
+                self.children = scaled.start(
+                    env, processes=self.processes, port=self.port, host="127.0.0.1"
+                )
+            finally:
+                os.sched_setaffinity(0, mine)
+        limit = 60 + 30 * self.processes  # they all start on one core
+        deadline = time.monotonic() + limit
+        waiting = list(self.urls)
+        while waiting and time.monotonic() < deadline:
+            for child, name in zip(self.children, self.names, strict=True):
+                if child.poll() is not None:
+                    raise SystemExit(f"{name} stopped at start:\n{self.log_tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(waiting[0] + "/bench/bare", timeout=2).status_code == 200:
+                    waiting.pop(0)
+                    continue
+            time.sleep(0.3)
+        if waiting:
+            raise SystemExit(f"{waiting[0]} did not answer in {limit} s:\n{self.log_tail()}")
+
+    async def connections(self) -> int | None:
+        """The database's PostgreSQL connections now (None if psql could not say)."""
+        sql = f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{self.DATABASE}'"
+        psql = await asyncio.create_subprocess_exec(
+            *("psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc", sql),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        out, _ = await psql.communicate()
+        with contextlib.suppress(ValueError):
+            return int(out.decode().strip()) if psql.returncode == 0 else None
+        return None
+
+    @property
+    def pid(self) -> int | None:
+        return self.children[0].pid if self.children else None
+
+    @property
+    def pids(self) -> dict[str, int]:
+        return {name: child.pid for name, child in zip(self.names, self.children, strict=True)}
+
+    @property
+    def proc(self) -> subprocess.Popen[bytes] | None:
+        """The first process that stopped (None while all run)."""
+        return next((c for c in self.children if c.poll() is not None), None)
+
+    def log_tail(self, lines: int = 30) -> str:
+        with contextlib.suppress(OSError):
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        return ""
+
+    def stop(self) -> None:
+        if self.children:
+            from domino_site import scaled
+
+            scaled.stop(self.children)  # SIGTERM, then SIGKILL after 10 s
+            for child in self.children:  # gone before this returns
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    child.wait(5)
+            killed = [
+                name
+                for name, child in zip(self.names, self.children, strict=True)
+                if child.returncode == -signal.SIGKILL
+            ]
+            if killed:
+                print(f"killed (no stop on SIGTERM in 10 s): {', '.join(killed)}", file=sys.stderr)
+        with contextlib.suppress(OSError):
+            if "Traceback" in self.log.read_text(errors="replace"):  # keep it, to read
+                kept = self.folder.with_suffix(".log")
+                shutil.copy(self.log, kept)
+                print(f"the server processes logged errors: {kept}", file=sys.stderr)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports."""
+    for _ in range(200):
+        first = random.Random().randrange(20000, 60000 - count)  # not the seeded one
+        sockets: list[socket.socket] = []
+        try:
+            for port in range(first, first + count):
+                s = socket.socket()
+                sockets.append(s)
+                s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    raise SystemExit(f"no {count} consecutive free ports")
 
 
 # ---------------------------------------------------------------- what is recorded
@@ -246,6 +422,8 @@ class Action:
     waiting: set[int]
     latencies: list[float] = field(default_factory=list)
     refused: str = ""  # "stale" or "error" when the server said no
+    process: int = 0  # which server process the command went to (--scaled)
+    crossed: int = 0  # updates seen by seats on other processes
 
 
 @dataclass
@@ -297,8 +475,11 @@ class Seat:
 
     def __init__(self, bench: Bench, table: Table, index: int) -> None:
         self.bench, self.table, self.index = bench, table, index
+        # --scaled: the four seats of a table on the processes round-robin.
+        self.process = (table.number + index) % len(bench.urls)
+        self.url = bench.urls[self.process]
         self.http = httpx.AsyncClient(
-            base_url=bench.url, follow_redirects=True, timeout=bench.args.timeout * 3
+            base_url=self.url, follow_redirects=True, timeout=bench.args.timeout * 3
         )
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
@@ -307,6 +488,10 @@ class Seat:
         self.closing = False
         self.broken = False
         self.last_action: Action | None = None
+
+    @property
+    def table_url(self) -> str:
+        return f"{self.url}/t/{self.table.code}/"
 
     def cookie_header(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.http.cookies.jar)
@@ -321,8 +506,8 @@ class Seat:
         await self.close_ws()
         self.version, self.regions, self.broken, self.closing = -1, {}, False, False
         self.ws = await connect(
-            self.bench.ws_url + f"/ws/table/{code}/",
-            origin=Origin(self.bench.url),
+            "ws" + self.url.removeprefix("http") + f"/ws/table/{code}/",
+            origin=Origin(self.url),
             additional_headers={"Cookie": self.cookie_header()},
             ping_interval=None,  # a browser sends no pings; a late pong is no error here
             max_size=2**22,
@@ -357,10 +542,15 @@ class Seat:
             return None
         others = {s.index for s in self.table.seats if s is not self and s.ws is not None}
         action = Action(
-            self.table.number, kind, int(command.get("version", -1)), time.perf_counter(), others
+            self.table.number,
+            kind,
+            int(command.get("version", -1)),
+            time.perf_counter(),
+            others,
+            process=self.process,
         )
         # What htmx's ws extension sends: the button's values and its headers.
-        frame = {**command, "HEADERS": {"HX-Request": "true", "HX-Current-URL": self.table.url}}
+        frame = {**command, "HEADERS": {"HX-Request": "true", "HX-Current-URL": self.table_url}}
         self.last_action = action
         if TRACE:
             print(f"  trace table {self.table.number} seat {self.index}: {command}", flush=True)
@@ -415,10 +605,6 @@ class Table:
         self.ready_for_next: set[int] = set()  # seats that said "next hand" already
         self.gate = asyncio.Event()
 
-    @property
-    def url(self) -> str:
-        return f"{self.bench.url}/t/{self.code}/"
-
     def on_frame(self, seat: Seat, message: str, now: float) -> None:
         record = self.bench.record
         record.frames.append((now, len(message.encode())))
@@ -438,6 +624,8 @@ class Table:
             if seat.index in action.waiting and version > action.version:
                 action.waiting.discard(seat.index)
                 action.latencies.append(now - action.t0)
+                if seat.process != action.process:
+                    action.crossed += 1
                 if not action.waiting:
                     self.pending.remove(action)
         self.changed.set()
@@ -483,9 +671,7 @@ class Table:
             "bot_level": "medium",
             "turn_clock": "",
         }
-        response = await host.http.post(
-            "/new/", data=form, headers={"Referer": self.bench.url + "/new/"}
-        )
+        response = await host.http.post("/new/", data=form, headers={"Referer": host.url + "/new/"})
         found = TABLE_PATH_RE.search(response.url.path)
         if response.status_code != 200 or not found:
             raise RuntimeError(f"new table refused: {response.status_code} {response.url}")
@@ -505,7 +691,7 @@ class Table:
             response = await guest.http.post(
                 f"/t/{self.code}/sit/",
                 data={"csrfmiddlewaretoken": token.group(1), "version": version.group(1)},
-                headers={"Referer": self.url},
+                headers={"Referer": guest.table_url},
             )
             if '"action": "leave"' in html.unescape(response.text):  # seated: may leave
                 return
@@ -553,7 +739,7 @@ class Table:
                     headers={
                         "HX-Request": "true",
                         "X-CSRFToken": seat.http.cookies.get("csrftoken") or "",
-                        "Referer": self.url,
+                        "Referer": seat.table_url,
                     },
                 )
                 target = response.headers.get("HX-Redirect") or str(response.url.path)
@@ -664,11 +850,24 @@ class Table:
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        url: str,
+        server_pid: int | None,
+        servers: ScaledServers | None = None,
+    ) -> None:
         self.args = args
         self.url = url.rstrip("/")
         self.ws_url = "ws" + self.url.removeprefix("http")
         self.server_pid = server_pid
+        self.scaled = servers
+        # Every server process (--scaled: the daphne ones and the worker), by name.
+        self.urls = servers.urls if servers else [self.url]
+        if servers:
+            self.server_pids = servers.pids
+        else:
+            self.server_pids = {"daphne": server_pid} if server_pid else {}
         self.record = Record()
         self.tables: list[Table] = []
         self.tasks: list[asyncio.Task[None]] = []
@@ -730,10 +929,13 @@ class Bench:
 
     async def echo(self, number: int) -> None:
         """A bare echo socket on the same server, at the tables' rate (reconnects)."""
+        url = self.urls[number % len(self.urls)]  # --scaled: the processes round-robin
         while not self.stopping:
             try:
                 async with connect(
-                    self.ws_url + "/ws/echo/", origin=Origin(self.url), ping_interval=None
+                    "ws" + url.removeprefix("http") + "/ws/echo/",
+                    origin=Origin(url),
+                    ping_interval=None,
                 ) as ws:
                     await self._echo_on(ws, number)
             except (WebSocketException, OSError) as error:
@@ -763,9 +965,12 @@ class Bench:
 
     async def pages(self) -> None:
         """Page loads under the load: home, the online lobby, a table page, bare views."""
-        visitor = httpx.AsyncClient(base_url=self.url, timeout=self.args.timeout * 3)
+        visitors = [httpx.AsyncClient(base_url=u, timeout=self.args.timeout * 3) for u in self.urls]
+        turn = 0
         try:
             while not self.stopping:
+                visitor = visitors[turn % len(visitors)]  # --scaled: the processes in turn
+                turn += 1
                 playing = [t for t in self.tables if t.ready]
                 if not playing:
                     await asyncio.sleep(0.5)
@@ -795,7 +1000,15 @@ class Bench:
                     self.record.pages.append((sent, name, time.perf_counter() - sent))
                     await asyncio.sleep(self.args.page_pause)
         finally:
-            await visitor.aclose()
+            for visitor in visitors:
+                await visitor.aclose()
+
+    async def watch_connections(self, out: list[int | None]) -> None:
+        """--scaled: the PostgreSQL connections every 2 s (None: psql was refused)."""
+        assert self.scaled is not None
+        while True:
+            out.append(await self.scaled.connections())
+            await asyncio.sleep(2)
 
     async def watch_lag(self) -> None:
         """How late this process's own loop runs (if it is, the figures are the client's)."""
@@ -834,20 +1047,35 @@ class Bench:
 
     async def window(self, seconds: float) -> dict[str, Any]:
         """Measure for ``seconds``; then wait for the late updates and sum up."""
-        cpu0 = proc_cpu_seconds(self.server_pid) if self.server_pid else None
-        wait0 = proc_runqueue_seconds(self.server_pid) if self.server_pid else None
+        pids = self.server_pids
+        each0 = {name: proc_cpu_seconds(pid) for name, pid in pids.items()}
+        cpu0 = _total(each0.values())
+        wait0 = _total(proc_runqueue_seconds(pid) for pid in pids.values())
         me0 = proc_cpu_seconds(os.getpid())
         start = time.perf_counter()
+        connections: list[int | None] = []
+        if self.scaled:
+            watch = asyncio.create_task(self.watch_connections(connections))
         if self.args.profile and self.server_pid:
             await self.profile(seconds)
         else:
             await asyncio.sleep(seconds)
         end = time.perf_counter()
-        cpu1 = proc_cpu_seconds(self.server_pid) if self.server_pid else None
-        wait1 = proc_runqueue_seconds(self.server_pid) if self.server_pid else None
+        if self.scaled:
+            watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch
+        each1 = {name: proc_cpu_seconds(pid) for name, pid in pids.items()}
+        cpu1 = _total(each1.values())
+        wait1 = _total(proc_runqueue_seconds(pid) for pid in pids.values())
         me1 = proc_cpu_seconds(os.getpid())
         load = os.getloadavg()[0]
-        memory = proc_memory_mb(self.server_pid) if self.server_pid else {}
+        each_memory = {name: proc_memory_mb(pid) for name, pid in pids.items()}
+        memory = {
+            key: round(sum(m[key] for m in each_memory.values()), 1)
+            for key in ("VmRSS", "VmHWM")
+            if each_memory and all(key in m for m in each_memory.values())
+        }
         # Updates still on their way get the timeout, or twice the slowest so far (a
         # saturated server is slow, not lossy), up to a minute; later ones count as lost.
         slowest = max(
@@ -862,6 +1090,28 @@ class Bench:
         if wait0 is not None and wait1 is not None:
             result["server_waiting_for_cpu_pct"] = round(100 * (wait1 - wait0) / (end - start), 1)
         result["machine_load"] = round(load, 1)
+        if self.scaled:
+            span = end - start
+            result["server_processes"] = self.scaled.processes
+            split: dict[str, dict[str, Any]] = {}
+            for number, name in enumerate(pids):
+                cpu_a, cpu_b = each0[name], each1[name]
+                seats = sum(s.process == number for t in self.tables if t.ready for s in t.seats)
+                split[name] = {
+                    "cpu_pct": None
+                    if cpu_a is None or cpu_b is None
+                    else round(100 * (cpu_b - cpu_a) / span, 1),
+                    "rss_mb": each_memory[name].get("VmRSS"),
+                    "seats": seats if number < self.scaled.processes else None,
+                }
+            result["server_split"] = split
+            paced = [
+                a for a in self.record.actions if start <= a.t0 < end and a.kind in ("move", "next")
+            ]
+            result["crossed_updates"] = sum(a.crossed for a in paced if not a.refused)
+            known = [n for n in connections if n is not None]
+            result["pg_connections_peak"] = max(known, default=None)
+            result["pg_connections_unknown"] = len(connections) - len(known)
         return result
 
     def summary(
@@ -944,6 +1194,15 @@ class Bench:
         await asyncio.gather(*(t.close() for t in self.tables), return_exceptions=True)
 
 
+def _total(values: Iterable[float | None]) -> float | None:
+    """The sum, or None when there is none or one is unknown."""
+    listed = list(values)
+    known = [v for v in listed if v is not None]
+    if not listed or len(known) < len(listed):
+        return None
+    return sum(known)
+
+
 # ---------------------------------------------------------------- printing
 
 
@@ -984,6 +1243,24 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"loop lag p99 {ms(result['client_loop_lag_ms']['p99'])}",
         f"pages (median)    {page_text or '-'}",
     ]
+    if "server_split" in result:
+        split = " · ".join(
+            f"{name} {v['cpu_pct']}% {v['rss_mb']} MB"
+            + (f" ({v['seats']} seats)" if v["seats"] is not None else "")
+            for name, v in result["server_split"].items()
+        )
+        lines.insert(9, f"per process       {split}")
+        lines.insert(
+            10,
+            f"across processes  {result['crossed_updates']} of {lat['n']} viewer updates went "
+            f"from one process to another ({result['server_processes']} daphne + worker, Redis); "
+            f"PostgreSQL connections peak {result['pg_connections_peak']}"
+            + (
+                f" ({result['pg_connections_unknown']} samples refused)"
+                if result["pg_connections_unknown"]
+                else ""
+            ),
+        )
     for sample in result["error_samples"]:
         lines.append(f"  error: {sample}")
     if (result["client_cpu_pct"] or 0) > 85:
@@ -1013,8 +1290,13 @@ def ramp_line(r: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- main
 
 
-async def run(args: argparse.Namespace, url: str, server_pid: int | None) -> dict[str, Any]:
-    bench = Bench(args, url, server_pid)
+async def run(
+    args: argparse.Namespace,
+    url: str,
+    server_pid: int | None,
+    servers: ScaledServers | None = None,
+) -> dict[str, Any]:
+    bench = Bench(args, url, server_pid, servers)
     helpers = [asyncio.create_task(bench.watch_lag()), asyncio.create_task(bench.pages())]
     most_echoes = args.echo_sockets if args.echo_sockets is not None else max(args.steps)
     helpers += [asyncio.create_task(bench.echo(n)) for n in range(most_echoes)]
@@ -1093,6 +1375,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--url", default=None, help="an existing server (127.0.0.1 only)")
     p.add_argument("--server-pid", type=int, default=None, help="its pid, for CPU and memory")
     p.add_argument("--server-cpu", type=int, default=0, help="core for daphne (default 0)")
+    p.add_argument(
+        "--scaled",
+        type=int,
+        default=None,
+        metavar="N",
+        help="N daphne processes + the worker on PostgreSQL (database domino_bench)\n"
+        "and Redis (database 11), as make serve-scaled; all on --server-cpu",
+    )
     p.add_argument("--client-cpu", type=int, default=1, help="core for the players (default 1)")
     p.add_argument("--max-seconds", type=float, default=1800, help="the whole run's bound")
     p.add_argument(
@@ -1112,6 +1402,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         host = urllib.parse.urlsplit(args.url).hostname
         if host not in ("127.0.0.1", "localhost", "::1"):
             p.error("--url must be on this machine (127.0.0.1)")
+    if args.scaled is not None:
+        if args.scaled < 1:
+            p.error("--scaled wants at least one process")
+        for name in ("url", "rev", "site", "profile"):
+            if getattr(args, name):
+                p.error(f"--scaled starts the checkout's processes: not with --{name}")
     args.steps = [int(n) for n in args.ramp.split(",")] if args.ramp else [args.tables]
     if args.window is None:
         args.window = 30.0 if args.ramp else 60.0
@@ -1203,6 +1499,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
     """One run on a fresh server (unless ``--url``): its steps' figures."""
+    if args.scaled is not None:
+        return run_scaled(args, number)
     server = None
     url, pid = args.url, args.server_pid
     if url is None:
@@ -1235,6 +1533,47 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
                 print(f"daphne stopped during the run:\n{server.log_tail()}", file=sys.stderr)
             server.stop()
     return {"started": started, **outcome}
+
+
+def run_scaled(args: argparse.Namespace, number: int) -> dict[str, Any]:
+    """One run on fresh processes (``--scaled N``): PostgreSQL and Redis emptied first."""
+
+    def terminated(*_: Any) -> None:
+        raise SystemExit(143)  # through the finally below: the processes are stopped
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    servers = ScaledServers(args.scaled, cpu=args.server_cpu)
+    try:
+        servers.start()
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setaffinity(0, {args.client_cpu})
+        started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        last = servers.port + args.scaled - 1
+        pids = ", ".join(f"{name} {pid}" for name, pid in servers.pids.items())
+        print(
+            f"Domino load benchmark · {started} · {args.scaled} daphne on 127.0.0.1:"
+            f"{servers.port}…{last} + worker, PostgreSQL {servers.DATABASE}, "
+            f"Redis {servers.REDIS_URL} (pids {pids}; cpu {args.server_cpu}) · "
+            f"players on cpu {args.client_cpu}",
+            flush=True,
+        )
+        if args.repeat > 1:
+            print(f"run {number + 1} of {args.repeat}", flush=True)
+        try:
+            outcome = asyncio.run(
+                asyncio.wait_for(run(args, servers.url, servers.pid, servers), args.max_seconds)
+            )
+        except TimeoutError:
+            print(f"stopped: the run passed --max-seconds {args.max_seconds:g}", file=sys.stderr)
+            outcome = {"steps": []}
+        if servers.proc is not None:
+            print(
+                f"a server process stopped during the run:\n{servers.log_tail()}", file=sys.stderr
+            )
+        return {"started": started, "server_processes": args.scaled, **outcome}
+    finally:
+        servers.stop()
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _commit() -> str:
