@@ -112,6 +112,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["TEST"] = {"NAME": os.environ.get("DJANGO_TEST_DB_NAME")}
+else:
+    # Under ASGI every request runs on a thread of its own, so a connection kept
+    # per thread is left open when the thread ends: four processes passed
+    # PostgreSQL's 100 connections.  A pool per process instead (psycopg's).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "15")),
+        "timeout": 20,
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
