@@ -27,7 +27,9 @@ N daphne processes and the deadline worker, all on the one server core, sharing 
 PostgreSQL database ``domino_bench`` (dropped and created again) and Redis database 11
 (flushed).  A table's four seats talk to the processes round-robin (seat i of table t
 to process (t + i) mod N, its pages and its websocket), so every move reaches the other
-players through Redis; CPU and memory are the sums over the processes.
+players through Redis; with ``--by-table`` a table's seats share process t mod N, as a
+proxy that hashes on the table's address would place them.  CPU and memory are the
+sums over the processes.
 
 Traffic goes to 127.0.0.1 only; every run is bounded (``--max-seconds``) and
 stops every process it started.
@@ -149,7 +151,7 @@ class Server:
     """One daphne process on the embedded default, in a temporary folder."""
 
     def __init__(
-        self, *, cpu: int | None, rev: str | None = None, site: Path | None = None
+        self, *, cpu: str | None, rev: str | None = None, site: Path | None = None
     ) -> None:
         self.cpu = cpu
         self.folder = Path(tempfile.mkdtemp(prefix="domino-load-"))
@@ -248,7 +250,7 @@ class ScaledServers:
     REDIS_DB = 11
     REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 
-    def __init__(self, processes: int, *, cpu: int | None) -> None:
+    def __init__(self, processes: int, *, cpu: str | None) -> None:
         self.processes, self.cpu = processes, cpu
         self.folder = Path(tempfile.mkdtemp(prefix="domino-load-scaled-"))
         self.port = _free_ports(processes)
@@ -307,7 +309,7 @@ class ScaledServers:
             # (taskset -c as for the one daphne).
             mine = os.sched_getaffinity(0)
             if self.cpu is not None:
-                os.sched_setaffinity(0, {self.cpu})
+                os.sched_setaffinity(0, cores(self.cpu))
             try:
                 self.children = scaled.start(
                     env, processes=self.processes, port=self.port, host="127.0.0.1"
@@ -470,13 +472,24 @@ def tag_with_id(frame: str, element_id: str) -> str:
     return frame[frame.rfind("<", 0, at) : frame.find(">", at) + 1]
 
 
+def cores(spec: str) -> set[int]:
+    """``"0"``, ``"0,1"`` or ``"0-1"`` (as taskset -c takes them) as a set of cores."""
+    found: set[int] = set()
+    for part in str(spec).split(","):
+        first, _, last = part.partition("-")
+        found.update(range(int(first), int(last or first) + 1))
+    return found
+
+
 class Seat:
     """One player: a browser's cookie jar and the table's websocket."""
 
     def __init__(self, bench: Bench, table: Table, index: int) -> None:
         self.bench, self.table, self.index = bench, table, index
-        # --scaled: the four seats of a table on the processes round-robin.
-        self.process = (table.number + index) % len(bench.urls)
+        # --scaled: the four seats of a table on the processes round-robin, or
+        # (--by-table) all on one, as a proxy hashing on the table's address puts them.
+        spread = 0 if bench.args.by_table else index
+        self.process = (table.number + spread) % len(bench.urls)
         self.url = bench.urls[self.process]
         self.http = httpx.AsyncClient(
             base_url=self.url, follow_redirects=True, timeout=bench.args.timeout * 3
@@ -1374,7 +1387,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--url", default=None, help="an existing server (127.0.0.1 only)")
     p.add_argument("--server-pid", type=int, default=None, help="its pid, for CPU and memory")
-    p.add_argument("--server-cpu", type=int, default=0, help="core for daphne (default 0)")
+    p.add_argument(
+        "--server-cpu", default="0", help="core(s) for daphne, as taskset -c takes them (default 0)"
+    )
     p.add_argument(
         "--scaled",
         type=int,
@@ -1382,6 +1397,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="N",
         help="N daphne processes + the worker on PostgreSQL (database domino_bench)\n"
         "and Redis (database 11), as make serve-scaled; all on --server-cpu",
+    )
+    p.add_argument(
+        "--by-table",
+        action="store_true",
+        help="--scaled: a table's four seats on one process (table t on process t mod N),\n"
+        "as nginx's `hash $request_uri` puts them; default: spread round-robin",
     )
     p.add_argument("--client-cpu", type=int, default=1, help="core for the players (default 1)")
     p.add_argument("--max-seconds", type=float, default=1800, help="the whole run's bound")
