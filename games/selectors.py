@@ -47,6 +47,38 @@ class SeatInfo:
     is_ready: bool = False  # pressed "next hand" on the hand's result
     is_online: bool = True  # a person with a live socket at the table (bots always are)
     user_id: int | None = None  # never shown: the consumer checks presence by it
+    is_dealer: bool = False
+    last_action: str = ""  # "pass" or "draw" when the hand's latest move was theirs
+
+    @property
+    def label(self) -> SeatLabel:
+        """What the seat's box says, whoever looks (a shared fragment's key)."""
+        return SeatLabel(
+            self.name,
+            self.is_bot,
+            self.bot_level,
+            self.is_filler,
+            self.is_online,
+            self.is_away,
+            self.is_partner,
+            self.is_dealer,
+            self.last_action,
+            self.tiles,
+        )
+
+
+@dataclass(frozen=True)
+class SeatLabel:
+    name: str
+    is_bot: bool
+    bot_level: str
+    is_filler: bool
+    is_online: bool
+    is_away: bool
+    is_partner: bool
+    is_dealer: bool
+    last_action: str
+    tiles: int | None
 
 
 @dataclass(frozen=True)
@@ -209,6 +241,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     counts = player.hand_counts if player else None
     turn = player.turn if player and not player.over else None
     base = you if you is not None else 0
+    last = _last_move(player, len(hands)) if player else None
     positions = _POSITIONS[rules.players]
     seat_infos = tuple(
         SeatInfo(
@@ -231,6 +264,8 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             is_ready=s.ready,
             is_online=present is None or s.user_id is None or s.user_id in present,
             user_id=s.user_id,
+            is_dealer=player is not None and player.dealer == s.number,
+            last_action=last.kind if last and last.seat == s.number and last.kind != "play" else "",
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )
@@ -277,7 +312,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         else None,
         turn_ends_at=deadlines.get(Deadline.Kind.TURN_CLOCK),
         fill_ends_at=deadlines.get(Deadline.Kind.STAKE_FILL),
-        last_move=_last_move(player, len(hands)) if player else None,
+        last_move=last,
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),
     )

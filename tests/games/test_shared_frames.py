@@ -60,12 +60,16 @@ def test_the_line_is_rendered_once_per_version_for_every_viewer(
     assert rendered["games/_line.html"] == 1  # the line of tiles: public, one render
     assert all('class="placed' in s for s in screens)
 
+    rendered.clear()
     play_a_legal_move(pairs_table)
     for viewer in viewers:
         screen(pairs_table, viewer)
-    assert rendered["games/_line.html"] == 2  # the new version's line, once
-    # the log's lines: each line once per name it shows (its player reads "You")
-    assert rendered["games/_log_line.html"] <= 7 * 2
+    assert rendered["games/_line.html"] == 1  # the new version's line, once
+    # 20 seat boxes shown: only the mover's (and the last passer's) are new, each
+    # in three wordings at most ("You", "partner", everybody else's)
+    assert rendered["games/_seat_label.html"] <= 6
+    # the new log line, once per name it shows (its player reads "You")
+    assert rendered["games/_log_line.html"] <= 2
 
 
 def test_a_shared_fragment_speaks_each_viewers_language(pairs_table: Table) -> None:
