@@ -1,8 +1,11 @@
 """ASGI entry point for daphne: pages (and static files, by WhiteNoise), websockets, the worker."""
 
 import gc
+import logging
 import os
 import sys
+import time
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -34,12 +37,32 @@ application = GameClockMiddleware(
 )
 
 # Everything imported so far lives as long as the process: keep it out of the
-# collector's scans (a full collection walked it all, 180-230 ms under load), and
-# collect the young generation less often (a frame makes many short-lived objects).
+# collector's scans (a full collection walked it all, 180-230 ms under load).
+# Raising the young generation's threshold (20,000) made each young collection
+# take 100 ms under load, and p90 worse: the defaults stay.
 gc.freeze()
-gc.set_threshold(20_000, 20, 20)
 # A daphne process runs its event loop, its database thread and a thread per page
 # request; a thread that waits on the database gets the GIL back only when the
 # holder yields it, every 5 ms by default.  A page making five queries waited up
 # to 25 ms behind the renders: yield it every millisecond.
 sys.setswitchinterval(0.001)
+
+# A collection holds up every socket of the process: say when one is long.
+SLOW_COLLECTION = 0.1  # seconds
+_collection_started = 0.0
+
+
+def _time_collections(phase: str, info: dict[str, Any]) -> None:
+    global _collection_started
+    if phase == "start":
+        _collection_started = time.perf_counter()
+    elif (took := time.perf_counter() - _collection_started) > SLOW_COLLECTION:
+        logging.getLogger("games").warning(
+            "slow garbage collection: generation %s, %.0f ms, %s objects freed",
+            info["generation"],
+            took * 1000,
+            info["collected"],
+        )
+
+
+gc.callbacks.append(_time_collections)
