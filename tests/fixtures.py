@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from channels.layers import channel_layers
 from django.test import Client
 from django.utils import translation
 
@@ -35,6 +36,15 @@ def fresh_table_states() -> Iterator[None]:
     fragments.forget()
     yield
     states.forget()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Each test gets its own channel layer: channels_redis keeps one receive lock
+    per layer, bound to the event loop that last used it, and a test whose loop
+    ended mid-receive left it locked for the next test's loop."""
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)
