@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1541,19 +1541,27 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
         f"players on cpu {args.client_cpu}",
         flush=True,
     )
-    if args.repeat > 1:
-        print(f"run {number + 1} of {args.repeat}", flush=True)
     try:
-        outcome = asyncio.run(asyncio.wait_for(run(args, url, pid), args.max_seconds))
-    except TimeoutError:
-        print(f"stopped: the run passed --max-seconds {args.max_seconds:g}", file=sys.stderr)
-        outcome = {"steps": []}
+        outcome = _bounded_run(args, number, run(args, url, pid))
     finally:
         if server is not None:
             if server.proc is not None and server.proc.poll() is not None:
                 print(f"daphne stopped during the run:\n{server.log_tail()}", file=sys.stderr)
             server.stop()
     return {"started": started, **outcome}
+
+
+def _bounded_run(
+    args: argparse.Namespace, number: int, players: Coroutine[Any, Any, dict[str, Any]]
+) -> dict[str, Any]:
+    """The players' run, stopped at ``--max-seconds`` (then no steps)."""
+    if args.repeat > 1:
+        print(f"run {number + 1} of {args.repeat}", flush=True)
+    try:
+        return asyncio.run(asyncio.wait_for(players, args.max_seconds))
+    except TimeoutError:
+        print(f"stopped: the run passed --max-seconds {args.max_seconds:g}", file=sys.stderr)
+        return {"steps": []}
 
 
 def run_scaled(args: argparse.Namespace, number: int) -> dict[str, Any]:
@@ -1578,15 +1586,7 @@ def run_scaled(args: argparse.Namespace, number: int) -> dict[str, Any]:
             f"players on cpu {args.client_cpu}",
             flush=True,
         )
-        if args.repeat > 1:
-            print(f"run {number + 1} of {args.repeat}", flush=True)
-        try:
-            outcome = asyncio.run(
-                asyncio.wait_for(run(args, servers.url, servers.pid, servers), args.max_seconds)
-            )
-        except TimeoutError:
-            print(f"stopped: the run passed --max-seconds {args.max_seconds:g}", file=sys.stderr)
-            outcome = {"steps": []}
+        outcome = _bounded_run(args, number, run(args, servers.url, servers.pid, servers))
         if servers.proc is not None:
             print(
                 f"a server process stopped during the run:\n{servers.log_tail()}", file=sys.stderr
