@@ -33,11 +33,15 @@ def _send(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def table_changed(*, table_id: int, version: int) -> None:
-    """Once committed, every viewer of the table re-renders its own view."""
+def table_changed(*, table_id: int, version: int, state: states.TableState | None = None) -> None:
+    """Once committed, every viewer of the table re-renders its own view.
+    ``state``: the table at ``version`` as its writer built it (else it is read)."""
 
     def tell() -> None:
-        _prime(table_id, version)
+        if state is not None:
+            states.remember(state)
+        else:
+            _prime(table_id, version)
         _send(table_group(table_id), {"type": "table.changed", "version": version})
 
     transaction.on_commit(tell)

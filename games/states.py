@@ -15,6 +15,7 @@ so equal versions mean nothing changed in between (PostgreSQL and SQLite alike).
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -103,6 +104,72 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
             Table.objects.select_for_update(of=("self",)).select_related("rematch").get(pk=table_id)
         )
         return _remember(_read(table, known if known and known.table.code == table.code else None))
+
+
+def remembered_at(table: Table) -> TableState | None:
+    """The state this process remembers of ``table`` at exactly its version, if any
+    (no query; the writer holds the table's row lock, so nothing newer exists)."""
+    with _lock:
+        state = _latest.get(table.pk)
+    if state is None or state.version != table.version or state.table.code != table.code:
+        return None
+    return state
+
+
+def seats_to_play(table: Table) -> list[Seat]:
+    """The seats at ``table``'s version, as private copies a writer may change and save:
+    no query when this process holds that version."""
+    state = remembered_at(table)
+    if state is None:
+        return list(table.seats.order_by("number"))
+    return [copy.copy(seat) for seat in state.seats]
+
+
+def after_move(
+    before: TableState | None,
+    *,
+    table: Table,
+    seats: list[Seat],
+    hand: Hand,
+    match: Match,
+    actor: str,
+    deadlines: dict[str, datetime],
+) -> TableState | None:
+    """The state a writer has just stored — one more move in the current hand — built
+    from the state it started from and what it wrote, without reading it back.
+
+    ``before``: the state at the version the writer locked (else None: the viewers
+    read it).  Whatever is not plainly one move on (a new hand, the match's end, a
+    rematch link) is left to a read as well."""
+    if (
+        before is None
+        or before.version != table.version - 1
+        or table.status != Table.Status.PLAYING
+        or table.rematch_id is not None
+        or len(before.rounds) != len(match.rounds)
+        or len(before.hands) != len(match.rounds)
+        or before.hands[-1].pk != hand.pk
+        or [s.pk for s in before.seats] != [s.pk for s in seats]
+        or any(s.user_id != b.user_id for s, b in zip(seats, before.seats, strict=True))
+    ):
+        return None
+    for seat, earlier in zip(seats, before.seats, strict=True):
+        if seat.user_id is not None and not Seat.user.is_cached(seat):
+            seat.user = earlier.user  # the same player: no query for their name
+    return TableState(
+        table=table,
+        seats=tuple(seats),
+        hands=(*before.hands[:-1], hand),
+        rounds=tuple(match.rounds),
+        actors=(*before.actors, actor),
+        invitations=(),
+        deadlines=deadlines,
+    )
+
+
+def remember(state: TableState) -> None:
+    """Keep a state its writer built (``after_move``), once its transaction committed."""
+    _remember(state)
 
 
 def match_to_play(table: Table) -> Match:

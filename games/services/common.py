@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games import live
+from games import live, states
 from games.errors import GameError
 from games.models import Table
 
@@ -35,6 +35,17 @@ def check_version(table: Table, version: int) -> None:
 
 def table_changed(table: Table) -> None:
     """Save the table at its next version; viewers hear of it after the commit."""
+    bump_version(table)
+    announce_change(table)
+
+
+def bump_version(table: Table) -> None:
+    """Save the table at its next version (every change to a table does, in its transaction)."""
     table.version += 1
     table.save()
-    live.table_changed(table_id=table.pk, version=table.version)
+
+
+def announce_change(table: Table, state: states.TableState | None = None) -> None:
+    """Viewers hear of the table's new version after the commit.  ``state``: the new
+    state as the writer built it, remembered then instead of read back."""
+    live.table_changed(table_id=table.pk, version=table.version, state=state)

@@ -11,6 +11,7 @@ only if the table is still at v; otherwise it decides again.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -40,7 +41,7 @@ from games.models import Deadline, Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 
-from .common import check_version, locked_table, table_changed
+from .common import announce_change, bump_version, check_version, locked_table, table_changed
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
 PLAY_KINDS = (Deadline.Kind.BOT_MOVE, Deadline.Kind.TURN_CLOCK, Deadline.Kind.NEXT_HAND)
@@ -71,16 +72,20 @@ def _next_action(
     return None
 
 
-def schedule(table: Table, match: Match, seats: list[Seat], now: datetime | None = None) -> None:
-    """Replace the table's play deadline with what comes next (call under the table's lock)."""
+def schedule(
+    table: Table, match: Match, seats: list[Seat], now: datetime | None = None
+) -> tuple[str, datetime] | None:
+    """Replace the table's play deadline with what comes next (call under the table's
+    lock); returns it (None: none)."""
     action = _next_action(table, match, seats, now or timezone.now())
     stale = Deadline.objects.filter(table=table, kind__in=PLAY_KINDS)
     if action is None:
         stale.delete()
-        return
+        return None
     kind, due_at = action
     stale.exclude(kind=kind).delete()
     set_deadline(kind, due_at, table=table, version=table.version)
+    return action
 
 
 def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
@@ -111,7 +116,8 @@ def _record(
         current.play(move)
     except IllegalMoveError as error:
         raise GameError(illegal_move_message(error)) from error
-    hand = table.hands.get(number=len(match.rounds) - 1)
+    before = states.remembered_at(table)  # the state at the locked version, if held
+    hand = _current_hand(table, match, before)
     played = current.moves  # as the engine logged it: an opening is always on the left
     StoredMove.objects.create(
         hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor
@@ -128,8 +134,26 @@ def _record(
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
         _store_results(table, match, seats)
-    table_changed(table)
-    schedule(table, match, seats, now)
+    bump_version(table)
+    action = schedule(table, match, seats, now)
+    deadlines = {
+        k: due for k, due in (before.deadlines if before else {}).items() if k not in PLAY_KINDS
+    }
+    if action is not None:
+        deadlines[action[0]] = action[1]
+    after = states.after_move(
+        before, table=table, seats=seats, hand=hand, match=match, actor=actor, deadlines=deadlines
+    )
+    announce_change(table, after)
+
+
+def _current_hand(table: Table, match: Match, before: states.TableState | None) -> Hand:
+    """The hand being played, as a private copy to change and save (no query when the
+    state at this version is held)."""
+    number = len(match.rounds) - 1
+    if before is not None and before.hands and before.hands[-1].number == number:
+        return copy.copy(before.hands[-1])
+    return table.hands.get(number=number)
 
 
 def _playing(table: Table) -> Match:
@@ -156,7 +180,7 @@ def _present(seat: Seat) -> None:
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
     table = locked_table(table_id)
-    seats = _seats(table)
+    seats = states.seats_to_play(table)
     seat = _your_seat(table, seats, user)
     check_version(table, version)
     match = _playing(table)

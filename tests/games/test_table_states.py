@@ -3,17 +3,22 @@ every viewer, continued move by move; a frame carries only the regions that chan
 
 from __future__ import annotations
 
+import random
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from games import consumers, states
-from games.models import Table
+from games import consumers, services, states
+from games.deadlines import run_due
+from games.models import Deadline, Table
 from games.records import load_match
 from games.selectors import table_view
-from tests.fixtures import play_a_legal_move, seat_user
+from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
 LIVE = Path(__file__).resolve().parents[2] / "templates" / "games" / "_live.html"
@@ -83,3 +88,67 @@ def test_a_played_move_uses_the_remembered_state_only_at_the_locked_version(
     fresh = states.match_to_play(locked)
     assert fresh.round.moves == load_match(locked).round.moves
     assert states.table_state(locked.pk).version == locked.version
+
+
+def _stored(state: states.TableState) -> tuple[object, ...]:
+    """Everything a state holds, as values (a model instance compares by its key alone)."""
+
+    def row(obj: Any) -> tuple[object, ...]:
+        return tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)
+
+    return (
+        row(state.table),
+        [(row(s), s.user.display_name if s.user_id else None) for s in state.seats],
+        [row(h) for h in state.hands],
+        [(r.initial_position, r.moves) for r in state.rounds],
+        state.actors,
+        state.invitations,
+        state.deadlines,
+    )
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit: the writer's state is kept after its commit
+def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
+    make_user: Any, django_assert_num_queries: Any
+) -> None:
+    """People's moves, bots' moves, the turn clock playing for someone and new hands:
+    after each, what this process remembers equals a fresh read of the database."""
+    rng = random.Random(3)
+    anna, bruno = make_user("anna"), make_user("bruno")
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS, turn_seconds=30)
+    services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
+    services.table_fill_with_bots(
+        table_id=table.pk, by=anna, level="easy", version=version_of(table)
+    )
+    services.table_start(table_id=table.pk, version=version_of(table), by=anna)
+    written = 0
+    for step in range(160):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            break
+        due = Deadline.objects.filter(table=table).order_by("due_at").first()
+        match = load_match(table)
+        seat = table.seats.get(number=match.round.turn)
+        person = seat.user if not match.round.over and not seat.away else None
+        if due is not None and (person is None or step % 7 == 0):
+            run_due(now=due.due_at + timedelta(seconds=1))  # a bot, the clock, the next hand
+        else:
+            assert person is not None
+            table_view(table=table.pk, user=person)  # the state at this version is held
+            with CaptureQueriesContext(connection) as queries:
+                services.move_submit(
+                    table_id=table.pk,
+                    user=person,
+                    move=str(rng.choice(match.round.legal_moves())),
+                    version=table.version,
+                )
+            after_commit = [q["sql"] for q in queries.captured_queries]
+            after_commit = after_commit[after_commit.index("COMMIT") + 1 :]
+            assert after_commit == []  # nothing read back after the move
+            written += 1
+        version = version_of(table)
+        kept = states.table_state(table.pk, at_least=version)
+        fresh = states._read(Table.objects.select_related("rematch").get(pk=table.pk), None)
+        assert kept.version == version
+        assert _stored(kept) == _stored(fresh), f"step {step}"
+    assert written >= 20
