@@ -188,6 +188,32 @@ class TableView:
     def free_seats(self) -> int:
         return sum(s.is_free for s in self.seats)
 
+    @property
+    def mode_label(self) -> str:
+        """The table's mode, as its players read it (``get_mode_display`` without its
+        per-call work)."""
+        return str(Table.Mode(self.table.mode).label)
+
+    @property
+    def watching(self) -> bool:
+        """A spectator (or a visitor): no seat at the table."""
+        return self.you is None
+
+    @property
+    def hand_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def move_ends(self) -> tuple[int, int] | None:
+        """The line's ends, as the hand's end buttons show them (only on this player's turn)."""
+        return self.player.ends if self.your_turn and self.player else None
+
+    @property
+    def move_version(self) -> int | None:
+        """The version the hand's buttons send; None when there are no buttons (not
+        this player's turn), so an unchanged hand is the same fragment version after version."""
+        return self.version if self.your_turn else None
+
 
 def seat_name(seat: Seat) -> str:
     if seat.bot_name:

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import Placed, Tile
 from games.fragments import shared_html
+from games.selectors import LogLine, SeatInfo, TableView
 
 register = template.Library()
 
@@ -109,4 +110,34 @@ def ms_until(moment: datetime | None) -> int:
 @register.filter
 def seconds_until(moment: datetime | None) -> int:
     """Whole seconds left until ``moment``, rounded up: what a countdown shows first."""
-    return -(-ms_until(moment) // 1000)
+    return whole_seconds(ms_until(moment))
+
+
+@register.filter
+def whole_seconds(ms: int) -> int:
+    """Milliseconds as the whole seconds a countdown shows first (rounded up)."""
+    return -(-ms // 1000)
+
+
+@register.simple_tag
+def seat_box(seat: SeatInfo, tv: TableView) -> SafeString:
+    """A seat's box at the table, shared by every screen that shows it alike: only its
+    turn's countdown and the host's stand-in button (which sends the version) vary."""
+    clock_ms = ms_until(tv.turn_ends_at) if seat.is_turn and tv.turn_ends_at else None
+    stand_in = (
+        tv.is_host
+        and tv.table.mode == "friends"
+        and not (seat.is_you or seat.is_bot or seat.is_away or seat.is_free)
+    )
+    return shared_html(
+        "games/_seat.html",
+        seat=seat,
+        clock_ms=clock_ms,
+        standin_version=tv.version if stand_in else None,
+    )
+
+
+@register.simple_tag
+def log_lines(lines: tuple[LogLine, ...]) -> SafeString:
+    """The log's lines, each rendered once per process (a new move adds one)."""
+    return mark_safe("".join(shared_html("games/_log_line.html", line=line) for line in lines))
