@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
 from accounts.models import User
-from games import constants, presence, socket_limits, states
+from games import constants, fragments, presence, socket_limits, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
@@ -71,8 +71,9 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
             return render_to_string(template, context)
 
 
-#: The table page's regions (``games/_live.html`` includes them all); a frame
-#: carries only those whose HTML changed, each replacing its element by id.
+#: The table page's regions (``games/_live.html`` includes them all; Jinja2
+#: templates in ``templates/live/``); a frame carries only those whose HTML
+#: changed, each replacing its element by id.
 FLASH = "games/_flash.html"
 SEATS = "games/_seats.html"  # presence changes send this region alone
 REGIONS = (
@@ -297,7 +298,7 @@ class TableConsumer(_ViewerConsumer):
             context = {"tv": tv, "share_url": self._share_url(tv.table.code), "user": self.person}
             changed = []
             for region in REGIONS:
-                html = render_to_string(region, context)
+                html = fragments.render(region, context)
                 if self.sent_regions.get(region) != html:
                     self.sent_regions[region] = html
                     changed.append(html)
@@ -306,7 +307,7 @@ class TableConsumer(_ViewerConsumer):
     def _render_seats(self) -> tuple[str, int]:
         with translation.override(self.language):
             tv = table_view(table=self.table_id, user=self.person, with_presence=True)
-            html = render_to_string(SEATS, {"tv": tv})
+            html = fragments.render(SEATS, {"tv": tv})
         self._remember_presence(tv)
         return html, tv.version
 
@@ -317,7 +318,8 @@ class TableConsumer(_ViewerConsumer):
         return f"{scheme}://{host}{reverse('table', args=[code])}"
 
     async def send_flash(self, message: str, kind: str = "error") -> None:
-        html = self.render("games/_flash.html", {"message": message, "kind": kind})
+        with translation.override(self.language):
+            html = fragments.render(FLASH, {"message": message, "kind": kind})
         self.sent_regions[FLASH] = html  # the next view clears it
         await self.send(text_data=html)
 

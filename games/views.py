@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -18,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from accounts.guests import guest_required, player_or_guest, signed_in, viewer
-from games import services
+from games import fragments, services
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import PRESETS
 from games.errors import GameError
@@ -95,7 +96,9 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
     tv = table_view(table=table, user=viewer(request))  # a visitor only watches
     share_url = request.build_absolute_uri(reverse("table", args=[table.code]))
-    return render(request, "games/table.html", {"tv": tv, "share_url": share_url})
+    context = {"tv": tv, "share_url": share_url, "user": request.user}
+    live = fragments.render("games/_live.html", context, request=request)
+    return render(request, "games/table.html", {"tv": tv, "live": mark_safe(live)})
 
 
 def _go_to_table(request: HtmxRequest, table: Table) -> HttpResponse:

