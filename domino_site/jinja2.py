@@ -17,7 +17,7 @@ from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
 from games import markup
-from games.fragments import shared_html
+from games.fragments import shared
 
 
 def url(name: str, *args: object) -> str:
@@ -42,7 +42,7 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         url=url,
-        shared=shared_html,
+        shared=shared,
         ws_vals=markup.ws_vals,
         hand_tile=markup.hand_tile,
         placed_tile=markup.placed_tile,

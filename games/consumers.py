@@ -105,6 +105,7 @@ class TableConsumer(_ViewerConsumer):
             await self.close(code=4404)
             return
         self.table_id = table_id
+        self.share_url = self._share_url(code)
         if not await self.claim_slot():
             return
         self.sent_version = -1
@@ -295,7 +296,7 @@ class TableConsumer(_ViewerConsumer):
             )
             self._remember_presence(tv)
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
-            context = {"tv": tv, "share_url": self._share_url(tv.table.code), "user": self.person}
+            context = {"tv": tv, "share_url": self.share_url, "user": self.person}
             changed = []
             for region in REGIONS:
                 html = fragments.render(region, context)

@@ -7,19 +7,26 @@ depend on them (and on the language), and keeps the result per process keyed
 by those values: the second viewer of a version, and every later version that
 shows the same line or the same log line, reuse it.  Values must be hashable
 (ints, strings, tuples, frozen dataclasses).
+
+The table's live templates (``templates/live/``) are Jinja2, rendered here
+straight from that engine: they are rendered for every viewer at every version.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from django.http import HttpRequest
 from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, trans_real
+from jinja2 import pass_context
+from jinja2.ext import _make_new_gettext, _make_new_ngettext
+from jinja2.runtime import Context
 
 #: Fragments a process keeps (the least recently used go first): a few MB.
 KEEP = 20_000
@@ -30,13 +37,25 @@ _lock = threading.Lock()
 
 def shared_html(template: str, **values: Hashable) -> SafeString:
     """``template`` rendered with ``values`` alone, in the current language."""
-    key = (template, get_language(), tuple(sorted(values.items())))
+    return _shared(template, get_language(), values)
+
+
+@pass_context
+def shared(context: Context, template: str, **values: Hashable) -> SafeString:
+    """``{{ shared("games/_x.html", a=…) }}`` in a live template: ``shared_html`` in
+    the language the template is being rendered in (set by ``render``; else the
+    current one: a live template rendered through Django's loader)."""
+    return _shared(template, context.get("language") or get_language(), values)
+
+
+def _shared(template: str, language: str, values: dict[str, Hashable]) -> SafeString:
+    key = (template, language, tuple(sorted(values.items())))
     with _lock:
         html = _kept.get(key)
         if html is not None:
             _kept.move_to_end(key)
             return html
-    html = mark_safe(render(template, values))  # a template's own (escaped) output
+    html = mark_safe(_render(template, values, language))  # a template's own (escaped) output
     with _lock:
         _kept[key] = html
         while len(_kept) > KEEP:
@@ -45,13 +64,30 @@ def shared_html(template: str, **values: Hashable) -> SafeString:
 
 
 def render(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> str:
-    """One of the table's live templates (``templates/live/``, Jinja2), straight from
-    its engine: these are rendered for every viewer at every version.  With the
-    page's ``request``, its forms carry the CSRF token."""
+    """One of the live templates, in the current language.  With the page's
+    ``request``, its forms carry the CSRF token."""
+    return _render(template, context, get_language(), request)
+
+
+def _render(
+    template: str, context: dict[str, Any], language: str, request: HttpRequest | None = None
+) -> str:
+    # The language's catalog looked up once per render, not once per message
+    # (Django's gettext finds the active language in a context-local each time).
+    context = {**context, "language": language, **_words(trans_real.translation(language))}
     engine = engines["jinja2"]
     if request is None:  # straight to Jinja2: Django's wrapper costs as much as a small region
         return engine.env.get_template(template).render(context)  # type: ignore[attr-defined,no-any-return]
     return engine.get_template(template).render(context, request=request)
+
+
+@functools.lru_cache(maxsize=32)
+def _words(catalog: Any) -> dict[str, Callable[..., str]]:
+    """The gettext functions Jinja2's ``{% trans %}`` and ``_()`` call, for one catalog."""
+    return {
+        "gettext": _make_new_gettext(catalog.gettext),
+        "ngettext": _make_new_ngettext(catalog.ngettext),
+    }
 
 
 def forget() -> None:

@@ -10,9 +10,11 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from games.engine import Placed, Tile
-from games.fragments import shared_html
+from games.fragments import shared
 from games.presets import PRESET_INFO
 from games.selectors import LogLine, SeatInfo, TableView
 
@@ -97,7 +99,8 @@ def whole_seconds(ms: int) -> int:
     return -(-ms // 1000)
 
 
-def seat_box(seat: SeatInfo, tv: TableView) -> SafeString:
+@pass_context
+def seat_box(context: Context, seat: SeatInfo, tv: TableView) -> SafeString:
     """A seat's box at the table, shared by every screen that shows it alike: only its
     turn's countdown and the host's stand-in button (which sends the version) vary."""
     clock_ms = ms_until(tv.turn_ends_at) if seat.is_turn and tv.turn_ends_at else None
@@ -106,7 +109,8 @@ def seat_box(seat: SeatInfo, tv: TableView) -> SafeString:
         and tv.table.mode == "friends"
         and not (seat.is_you or seat.is_bot or seat.is_away or seat.is_free)
     )
-    return shared_html(
+    return shared(
+        context,
         "games/_seat.html",
         seat=seat,
         clock_ms=clock_ms,
@@ -114,9 +118,10 @@ def seat_box(seat: SeatInfo, tv: TableView) -> SafeString:
     )
 
 
-def log_lines(lines: tuple[LogLine, ...]) -> SafeString:
+@pass_context
+def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
     """The log's lines, each rendered once per process (a new move adds one)."""
-    return mark_safe("".join(shared_html("games/_log_line.html", line=line) for line in lines))
+    return mark_safe("".join(shared(context, "games/_log_line.html", line=line) for line in lines))
 
 
 def preset_title(preset: str) -> str:

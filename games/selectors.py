@@ -248,7 +248,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     table, seats, hands = state.table, list(state.seats), list(state.hands)
     people = [s.user_id for s in seats if s.user_id is not None]
     present = present_users(table_id=table.pk, user_ids=people) if with_presence else None
-    rules = table.rules
+    rules = state.rules
     mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     you = mine.number if mine else None
     names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in seats}

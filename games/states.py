@@ -16,6 +16,7 @@ so equal versions mean nothing changed in between (PostgreSQL and SQLite alike).
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games.engine import Match, Round, parse_move
+from games.engine import Match, Round, Rules, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
 from games.records import load_match
 
@@ -47,9 +48,14 @@ class TableState:
     def version(self) -> int:
         return self.table.version
 
+    @functools.cached_property
+    def rules(self) -> Rules:
+        """The table's rules, built once per state (``Table.rules`` builds them anew)."""
+        return self.table.rules
+
     def match(self) -> Match | None:
         """The match (a new object each time: the shared rounds are only read)."""
-        return Match(self.table.rules, rounds=self.rounds) if self.rounds else None
+        return Match(self.rules, rounds=self.rounds) if self.rounds else None
 
 
 _latest: OrderedDict[int, TableState] = OrderedDict()

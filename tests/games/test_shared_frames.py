@@ -36,13 +36,13 @@ def pairs_table(make_user: Callable[..., User]) -> Table:
 def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How many times each of the live templates is rendered."""
     counts: Counter[str] = Counter()
-    render = fragments.render
+    render = fragments._render
 
     def counting(template: str, *args: Any, **kwargs: Any) -> str:
         counts[template] += 1
         return render(template, *args, **kwargs)
 
-    monkeypatch.setattr(fragments, "render", counting)
+    monkeypatch.setattr(fragments, "_render", counting)
     return counts
 
 
