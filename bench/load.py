@@ -1042,7 +1042,17 @@ class Bench:
         py_spy = str(Path(sys.executable).with_name("py-spy"))
         half = max(1, int(seconds / 2))
         for suffix, extra in ((".svg", []), (".txt", ["--format", "raw"])):
-            command = [py_spy, "record", "--pid", str(self.server_pid), "-d", str(half)]
+            # --nonblocking: sampling without pausing the server (pausing it 100 times a
+            # second saturated a process that keeps up unprofiled)
+            command = [
+                py_spy,
+                "record",
+                "--nonblocking",
+                "--pid",
+                str(self.server_pid),
+                "-d",
+                str(half),
+            ]
             out = prefix.with_name(prefix.name + suffix)
             spy = await asyncio.create_subprocess_exec(
                 *command,
