@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
 from accounts.models import User
-from games import constants, fragments, presence, socket_limits, states
+from games import constants, fragments, live, presence, socket_limits, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
@@ -204,8 +204,9 @@ class TableConsumer(_ViewerConsumer):
         if person is None:
             await self.send_flash(self._t(_("Reload the page to get a player identity.")))
             return
+        told: live.Told = []  # the command's group messages, sent from here once committed
         try:
-            note = await database_sync_to_async(self._dispatch)(data, person)
+            note = await database_sync_to_async(self._dispatch)(data, person, told)
         except GameError as error:
             if error.stale:  # the screen was out of date: show the latest, then say so
                 await self.send_view(force=True)
@@ -215,6 +216,8 @@ class TableConsumer(_ViewerConsumer):
             self._log_failure(action_of(data), error)
             await self.send_flash(self._t(_("Something went wrong: try again in a moment.")))
             return
+        finally:
+            await live.send_told(self.channel_layer, told)
         if note:
             await self.send_flash(note, kind="info")
 
@@ -242,8 +245,8 @@ class TableConsumer(_ViewerConsumer):
             where,
         )
 
-    def _dispatch(self, data: dict[str, Any], person: User) -> str | None:
-        with translation.override(self.language):
+    def _dispatch(self, data: dict[str, Any], person: User, told: live.Told) -> str | None:
+        with translation.override(self.language), live.collecting(told):
             return dispatch(table_id=self.table_id, user=person, data=data)
 
     def _t(self, message: object) -> str:

@@ -8,10 +8,13 @@ own viewer's view.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import transaction
 
 from games import states
@@ -27,7 +30,36 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+Told = list[tuple[str, dict[str, Any]]]
+#: Where a websocket command's messages wait for its consumer to send them.
+_collecting: ContextVar[Told | None] = ContextVar("collecting", default=None)
+
+
+@contextmanager
+def collecting(told: Told) -> Iterator[Told]:
+    """Messages committed inside go to ``told`` instead of the layer: a consumer
+    running a command on the database thread sends them itself once back on its
+    event loop (``send_told``), rather than holding that thread while the loop
+    gets round to them."""
+    token = _collecting.set(told)
+    try:
+        yield told
+    finally:
+        _collecting.reset(token)
+
+
+async def send_told(layer: BaseChannelLayer | None, told: Told) -> None:
+    for group, message in told:
+        if layer is not None:
+            await layer.group_send(group, message)
+    told.clear()
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
+    told = _collecting.get()
+    if told is not None:
+        told.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group, message)

@@ -1,0 +1,32 @@
+"""Telling viewers: after the commit, and — for a websocket command — from the
+consumer's own event loop, not from the database thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import live
+from games.models import Table
+from tests.fixtures import play_a_legal_move, version_of
+
+
+@pytest.mark.django_db(transaction=True)  # on_commit
+def test_a_commands_messages_wait_for_its_consumer_to_send_them(
+    friends_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(live, "async_to_sync", lambda send: lambda *args: sent.append(args))
+    told: live.Told = []
+    with live.collecting(told):
+        play_a_legal_move(friends_table)
+    version = version_of(friends_table)
+    assert sent == []  # the database thread did not wait for the event loop
+    assert told == [
+        (live.table_group(friends_table.pk), {"type": "table.changed", "version": version})
+    ]
+    play_a_legal_move(friends_table)  # the worker's moves and the pages': at once
+    assert sent == [
+        (live.table_group(friends_table.pk), {"type": "table.changed", "version": version + 1})
+    ]
