@@ -204,7 +204,7 @@ class TableConsumer(_ViewerConsumer):
         if person is None:
             await self.send_flash(self._t(_("Reload the page to get a player identity.")))
             return
-        told: live.Told = []  # the command's group messages, sent from here once committed
+        told = live.Told()  # the command's group messages, sent from here once committed
         try:
             note = await database_sync_to_async(self._dispatch)(data, person, told)
         except GameError as error:

@@ -8,6 +8,7 @@ own viewer's view.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,17 +31,38 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-Told = list[tuple[str, dict[str, Any]]]
-#: Where a websocket command's messages wait for its consumer to send them.
+class Told:
+    """A websocket command's group messages, held for its consumer to send from its
+    event loop once the database thread returns (``send_told``), rather than that
+    thread waiting while the loop gets round to them.  Once taken, it holds nothing
+    more: a message committed after that (the consumer stopped waiting, say on a
+    shutdown) is sent at once, by the thread that committed it."""
+
+    def __init__(self) -> None:
+        self._messages: list[tuple[str, dict[str, Any]]] = []
+        self._open = True
+        self._lock = threading.Lock()
+
+    def hold(self, group: str, message: dict[str, Any]) -> bool:
+        with self._lock:
+            if self._open:
+                self._messages.append((group, message))
+            return self._open
+
+    def take(self) -> list[tuple[str, dict[str, Any]]]:
+        with self._lock:
+            self._open = False
+            messages, self._messages = self._messages, []
+        return messages
+
+
+#: The messages of the websocket command being run, if any.
 _collecting: ContextVar[Told | None] = ContextVar("collecting", default=None)
 
 
 @contextmanager
 def collecting(told: Told) -> Iterator[Told]:
-    """Messages committed inside go to ``told`` instead of the layer: a consumer
-    running a command on the database thread sends them itself once back on its
-    event loop (``send_told``), rather than holding that thread while the loop
-    gets round to them."""
+    """Messages committed inside are held in ``told``."""
     token = _collecting.set(told)
     try:
         yield told
@@ -49,16 +71,14 @@ def collecting(told: Told) -> Iterator[Told]:
 
 
 async def send_told(layer: BaseChannelLayer | None, told: Told) -> None:
-    for group, message in told:
+    for group, message in told.take():
         if layer is not None:
             await layer.group_send(group, message)
-    told.clear()
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
     told = _collecting.get()
-    if told is not None:
-        told.append((group, message))
+    if told is not None and told.hold(group, message):
         return
     layer = get_channel_layer()
     if layer is not None:

@@ -20,6 +20,16 @@ def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
     return page
 
 
+def settled(page: Any) -> None:
+    """The table form's htmx refresh after a change is done (a page's "networkidle"
+    load state was reached long before: waiting for it returns at once, and a click
+    could land on the form being replaced)."""
+    page.wait_for_function(
+        "() => { const f = document.querySelector('#table-form');"
+        " return f && !f.classList.contains('htmx-request'); }"
+    )
+
+
 def test_visitors_take_seats_with_the_plain_form_and_become_guests(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
@@ -28,9 +38,9 @@ def test_visitors_take_seats_with_the_plain_form_and_become_guests(
     host.goto(f"{live_site.url}/new/?mode=friends&preset=domino")
     host.check("input[name=mode][value=friends]")
     host.select_option("select[name=preset]", "domino")
-    host.wait_for_load_state("networkidle")
+    settled(host)
     host.select_option("select[name=seating]", "3")
-    host.wait_for_load_state("networkidle")
+    settled(host)
     host.click("#table-form button[type=submit]")
     host.wait_for_selector("#lobby .invite")  # the visitor became a guest host
     share_url = host.locator("#share-link").input_value()
