@@ -126,9 +126,13 @@ def _time_out_until_away(table: Table, seat: int) -> None:
             return
         match = load_match(table)
         if match.round.over:
-            services.hand_next(
-                table_id=table.pk, user=seat_user(table, 1 - seat), version=table.version
-            )
+            countdown = table.deadlines.filter(kind=Deadline.Kind.NEXT_HAND).first()
+            if Seat.objects.get(table=table, number=1 - seat).ready and countdown is not None:
+                run_due(now=after(countdown))  # the other side is ready: the countdown deals
+            else:
+                services.hand_next(
+                    table_id=table.pk, user=seat_user(table, 1 - seat), version=table.version
+                )
         elif match.round.turn == seat:
             run_due(now=after(turn_deadline(table)))
         else:
