@@ -62,7 +62,7 @@ _latest: OrderedDict[int, TableState] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _remember(state: TableState) -> TableState:
+def remember(state: TableState) -> TableState:
     with _lock:
         current = _latest.get(state.table.pk)
         if current is None or current.version <= state.version:
@@ -104,12 +104,12 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
             return known
         state = _read(table, known)
         if Table.objects.filter(pk=table_id, version=table.version).exists():
-            return _remember(state)
+            return remember(state)
     with transaction.atomic():  # a busy table: read it under its row lock
         table = (
             Table.objects.select_for_update(of=("self",)).select_related("rematch").get(pk=table_id)
         )
-        return _remember(_read(table, known if known and known.table.code == table.code else None))
+        return remember(_read(table, known if known and known.table.code == table.code else None))
 
 
 def remembered_at(table: Table) -> TableState | None:
@@ -122,13 +122,11 @@ def remembered_at(table: Table) -> TableState | None:
     return state
 
 
-def seats_to_play(table: Table) -> list[Seat]:
-    """The seats at ``table``'s version, as private copies a writer may change and save:
-    no query when this process holds that version."""
+def seats_to_play(table: Table) -> list[Seat] | None:
+    """The seats at ``table``'s version, as private copies a writer may change and
+    save, when this process holds that version (None: read them)."""
     state = remembered_at(table)
-    if state is None:
-        return list(table.seats.order_by("number"))
-    return [copy.copy(seat) for seat in state.seats]
+    return None if state is None else [copy.copy(seat) for seat in state.seats]
 
 
 def after_move(
@@ -139,14 +137,16 @@ def after_move(
     hand: Hand,
     match: Match,
     actor: str,
-    deadlines: dict[str, datetime],
+    replaced: tuple[str, ...],
+    deadline: tuple[str, datetime] | None,
 ) -> TableState | None:
     """The state a writer has just stored — one more move in the current hand — built
     from the state it started from and what it wrote, without reading it back.
 
     ``before``: the state at the version the writer locked (else None: the viewers
-    read it).  Whatever is not plainly one move on (a new hand, the match's end, a
-    rematch link) is left to a read as well."""
+    read it).  ``replaced``: the deadline kinds the writer deleted, ``deadline``: the
+    one it set, if any.  Whatever is not plainly one move on (a new hand, the match's
+    end, a rematch link) is left to a read as well."""
     if (
         before is None
         or before.version != table.version - 1
@@ -162,6 +162,9 @@ def after_move(
     for seat, earlier in zip(seats, before.seats, strict=True):
         if seat.user_id is not None and not Seat.user.is_cached(seat):
             seat.user = earlier.user  # the same player: no query for their name
+    deadlines = {kind: due for kind, due in before.deadlines.items() if kind not in replaced}
+    if deadline is not None:
+        deadlines[deadline[0]] = deadline[1]
     return TableState(
         table=table,
         seats=tuple(seats),
@@ -171,11 +174,6 @@ def after_move(
         invitations=(),
         deadlines=deadlines,
     )
-
-
-def remember(state: TableState) -> None:
-    """Keep a state its writer built (``after_move``), once its transaction committed."""
-    _remember(state)
 
 
 def match_to_play(table: Table) -> Match:

@@ -136,13 +136,15 @@ def _record(
         _store_results(table, match, seats)
     bump_version(table)
     action = schedule(table, match, seats, now)
-    deadlines = {
-        k: due for k, due in (before.deadlines if before else {}).items() if k not in PLAY_KINDS
-    }
-    if action is not None:
-        deadlines[action[0]] = action[1]
     after = states.after_move(
-        before, table=table, seats=seats, hand=hand, match=match, actor=actor, deadlines=deadlines
+        before,
+        table=table,
+        seats=seats,
+        hand=hand,
+        match=match,
+        actor=actor,
+        replaced=PLAY_KINDS,
+        deadline=action,
     )
     announce_change(table, after)
 
@@ -180,7 +182,7 @@ def _present(seat: Seat) -> None:
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
     table = locked_table(table_id)
-    seats = states.seats_to_play(table)
+    seats = states.seats_to_play(table) or _seats(table)
     seat = _your_seat(table, seats, user)
     check_version(table, version)
     match = _playing(table)
