@@ -48,7 +48,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -156,7 +155,7 @@ class Server:
         self.cpu = cpu
         self.folder = Path(tempfile.mkdtemp(prefix="domino-load-"))
         self.site = self._export(rev) if rev else (site or ROOT).resolve()
-        self.port = _free_port()
+        self.port = _free_ports()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = self.folder / "daphne.log"
@@ -385,29 +384,12 @@ class ScaledServers:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def _free_ports(count: int = 1) -> int:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from domino_site.scaled import free_ports
 
-
-def _free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free ports."""
-    for _ in range(200):
-        first = random.Random().randrange(20000, 60000 - count)  # not the seeded one
-        sockets: list[socket.socket] = []
-        try:
-            for port in range(first, first + count):
-                s = socket.socket()
-                sockets.append(s)
-                s.bind(("127.0.0.1", port))
-            return first
-        except OSError:
-            continue
-        finally:
-            for s in sockets:
-                s.close()
-    raise SystemExit(f"no {count} consecutive free ports")
+    return free_ports(count)
 
 
 # ---------------------------------------------------------------- what is recorded

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,6 +33,39 @@ def scaled_env(base: dict[str, str] | None = None) -> dict[str, str]:
         raise SystemExit("set REDIS_URL (redis://…): the processes share its channel layer")
     env["GAME_CLOCK_ENABLED"] = "0"  # the worker runs as its own process
     return env
+
+
+def free_ports(count: int = 1, host: str = "127.0.0.1") -> int:
+    """The first of ``count`` consecutive ports free to listen on.
+
+    They are taken below the range the kernel hands to outgoing connections: a port
+    from that range that is free now can become the local end of a connection to
+    PostgreSQL or Redis before the server binds it, and the server then fails with
+    "address already in use" (it happened on CI).
+    """
+    below = _outgoing_ports_start()
+    chooser = random.Random()  # not the seeded one tests and benches share
+    for _ in range(200):
+        first = chooser.randrange(10000, below - count)
+        if all(_bindable(host, port) for port in range(first, first + count)):
+            return first
+    raise RuntimeError(f"no {count} consecutive free ports below {below}")
+
+
+def _outgoing_ports_start() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
+
+
+def _bindable(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
 
 
 def manage(env: dict[str, str], *args: str) -> None:

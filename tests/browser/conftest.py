@@ -4,7 +4,6 @@ the game clock running, and Debian's Chromium driven by Playwright."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from domino_site import scaled
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class LiveSite:
@@ -46,7 +41,7 @@ class LiveSite:
         }
         self.env.pop("REDIS_URL", None)
         self.log = (workdir / "daphne.log").open("a")
-        self.port = _free_port()
+        self.port = scaled.free_ports()
         self.url = f"http://127.0.0.1:{self.port}"
         for command in (["migrate"], ["collectstatic"]):
             subprocess.run(

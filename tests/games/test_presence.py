@@ -187,13 +187,12 @@ def test_a_player_closing_the_table_on_one_process_shows_offline_on_another() ->
     from websockets.sync.client import connect as ws_connect
 
     from domino_site import scaled
-    from tests.site.test_scaleout import free_ports
     from tests.site.test_scaleout import session_cookie as cookie_of
 
     table, anna, bruno = async_to_sync(started_duello)()
     env = dict(os.environ)
     env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"
-    port = free_ports(2)
+    port = scaled.free_ports(2)
     children = scaled.start(scaled.scaled_env(env), processes=2, port=port, host="127.0.0.1")
     try:
         for n in range(2):

@@ -8,7 +8,6 @@ import html
 import json
 import os
 import re
-import socket
 import time
 import urllib.request
 from dataclasses import replace
@@ -34,22 +33,6 @@ pytestmark = [
 
 VERSION = re.compile(r'data-version="(\d+)"')
 BUTTON_VALS = re.compile(r"hx-vals='([^']*)'")
-
-
-def free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free ports."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            first = int(s.getsockname()[1])
-        if first + count < 65000 and all(_free(first + n) for n in range(count)):
-            return first
-    raise RuntimeError("no free ports")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) != 0
 
 
 def session_cookie(user: User) -> str:
@@ -83,7 +66,7 @@ def test_two_players_on_two_processes_play_a_whole_game_with_a_bot(
     env = dict(os.environ)
     env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"
     env = scaled.scaled_env(env)
-    port = free_ports(2)
+    port = scaled.free_ports(2)
     children = scaled.start(env, processes=2, port=port, host="127.0.0.1")
     try:
         for n in range(2):
