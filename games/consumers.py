@@ -219,7 +219,7 @@ class TableConsumer(_ViewerConsumer):
         finally:
             await live.send_told(self.channel_layer, told)
         if note:
-            await self.send_flash(note, kind="info")
+            await self.send_flash(note, kind="info", done=action_of(data))
 
     async def _within_rate(self) -> bool:
         """Take a token; when there is none, say "slow down" once, and close on a flood."""
@@ -321,9 +321,10 @@ class TableConsumer(_ViewerConsumer):
         scheme = "https" if self.scope.get("scheme") == "wss" else "http"
         return f"{scheme}://{host}{reverse('table', args=[code])}"
 
-    async def send_flash(self, message: str, kind: str = "error") -> None:
+    async def send_flash(self, message: str, kind: str = "error", done: str | None = None) -> None:
+        """A note over the page; ``done``: the command it answers, which succeeded."""
         with translation.override(self.language):
-            html = fragments.render(FLASH, {"message": message, "kind": kind})
+            html = fragments.render(FLASH, {"message": message, "kind": kind, "done": done})
         self.sent_regions[FLASH] = html  # the next view clears it
         await self.send(text_data=html)
 

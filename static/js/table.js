@@ -214,7 +214,18 @@
     if (flash) flash.remove();
   });
 
+  // The invite box keeps what is typed in it while frames redraw the lobby
+  // (hx-preserve); once the server says the invitation went out, it is emptied.
+  function afterInvite() {
+    var done = document.querySelector('#flash .flash[data-done="invite"]:not([data-tidied])');
+    var box = document.getElementById("invite-username");
+    if (!done) return;
+    done.setAttribute("data-tidied", "");
+    if (box) box.value = "";
+  }
+
   live.addEventListener("htmx:wsAfterMessage", function () {
+    afterInvite();
     afterFrame(false);
   });
   afterFrame(true);

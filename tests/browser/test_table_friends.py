@@ -237,3 +237,38 @@ def test_a_rematch_in_one_step_seats_both_players_again_in_the_same_seats(
     for page in (anna, bruno):
         page.context.close()
     assert errors == []
+
+
+def test_the_invite_box_keeps_what_is_typed_while_the_lobby_changes(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    """A friend sitting down redraws the lobby; a refused name stays to be corrected;
+    a sent invitation empties the box."""
+    errors: list[str] = []
+    base = live_site.url
+    anna, bruno = new_page(browser, DESKTOP, errors), new_page(browser, PHONE, errors)
+    sign_up(anna, base, "anna_box")
+    sign_up(bruno, base, "bruno_box")
+    share = new_friends_table(anna, base, "blocco")
+    box = anna.locator("#invite-username")
+
+    box.fill("nobody_box")
+    anna.click("#lobby .invite button")
+    anna.wait_for_selector("#flash .flash.error")
+    assert box.input_value() == "nobody_box"  # refused: there to be corrected
+
+    box.fill("bruno_bo")  # half typed when a visitor sits down
+    visitor = new_page(browser, PHONE, errors)
+    visitor.goto(share)
+    visitor.click("#take-seat")
+    anna.wait_for_selector("#lobby .lobby-seat[data-seat='1']:not(.free)", timeout=10_000)
+    assert box.input_value() == "bruno_bo"
+
+    box.fill("bruno_box")
+    anna.click("#lobby .invite button")
+    anna.wait_for_selector("#lobby :text('bruno_box')", timeout=10_000)  # "Invited: bruno_box"
+    anna.wait_for_function("document.getElementById('invite-username').value === ''")
+    anna.screenshot(path=artifacts / "invite-sent.png", full_page=True)
+    for page in (anna, bruno, visitor):
+        page.context.close()
+    assert errors == []

@@ -176,6 +176,32 @@ def test_im_back_takes_the_seat_back_and_restarts_the_count(duel: Table) -> None
     assert not table_view(table=duel, user=player).you_are_away
 
 
+def test_an_away_player_reading_a_hands_result_is_offered_im_back(
+    duel: Table, client: Client
+) -> None:
+    """Between hands the away banner stays: the next hand would be played for them."""
+    seat = current_turn(duel)
+    _time_out_until_away(duel, seat)
+    rng = random.Random(4)
+    for _ in range(60):  # the stand-in and the other side play the hand out
+        duel.refresh_from_db()
+        if load_match(duel).round.over:
+            break
+        if load_match(duel).round.turn == seat:
+            run_due(now=after(duel.deadlines.get()))
+        else:
+            play_a_legal_move(duel, rng)
+    assert duel.status == "playing" and load_match(duel).round.over
+    player = seat_user(duel, seat)
+    client.force_login(player)
+    page = client.get(f"/t/{duel.code}/").content.decode()
+    assert 'class="hand-result"' in page and 'id="im-back"' in page
+    services.seat_back(table_id=duel.pk, user=player, version=version_of(duel))
+    assert not Seat.objects.get(table=duel, number=seat).away
+    page = client.get(f"/t/{duel.code}/").content.decode()
+    assert 'id="im-back"' not in page and 'id="next-hand"' in page
+
+
 def test_any_move_by_an_away_player_takes_the_seat_back(duel: Table) -> None:
     seat = current_turn(duel)
     _time_out_until_away(duel, seat)
