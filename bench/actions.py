@@ -1,0 +1,142 @@
+"""In process: what one table action costs the server, with no sockets in the way.
+
+Four-player tables (the load benchmark's: domino, pairs, 7 tiles) on a fresh SQLite
+file, played in turn: the seat to play sends a legal move through the websocket's
+command dispatcher (``next hand`` when a hand is over), then each of the four seats
+builds its frame as its consumer does after the group message (the regions that
+changed).  Medians over every action, in ms, and the region renders behind a frame:
+
+    .venv/bin/python bench/actions.py [--tables 20] [--actions 400]
+
+It measures the code, not the server: the load benchmark (bench/load.py) adds the
+sockets, the event loop, the thread handoffs and a busy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def setup(folder: str) -> None:
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="domino_site.settings",
+        DATABASE_URL=f"sqlite:///{folder}/actions.sqlite3",
+        GAME_CLOCK_ENABLED="0",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="bench-only-" + "x" * 40,
+    )
+    os.environ.pop("REDIS_URL", None)
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        setup(folder)
+        run(args.tables, args.actions, random.Random(args.seed))
+
+
+def run(tables: int, actions: int, rng: random.Random) -> None:
+    from dataclasses import replace
+
+    from accounts.models import User
+    from games import consumers, fragments, live, states
+    from games.commands import dispatch
+    from games.engine import PRESETS
+    from games.models import Table
+    from games.services import table_create, table_join, table_start
+    from tests.fixtures import version_of
+
+    rules = replace(PRESETS["domino"], players=4, hand_size=7, target=150)  # long matches
+    games = []
+    for t in range(tables):
+        players = [User.objects.create(username=f"p{t}_{n}") for n in range(4)]
+        table = table_create(host=players[0], mode=Table.Mode.FRIENDS, rules=rules)
+        for player in players[1:]:
+            table_join(table_id=table.pk, user=player, version=version_of(table))
+        table_start(table_id=table.pk, by=players[0], version=version_of(table))
+        viewers = []
+        for player in players:
+            viewer = consumers.TableConsumer()
+            viewer.table_id, viewer.user, viewer.language = table.pk, player, "it"
+            viewer.share_url, viewer.sent_regions, viewer.shown_online = "http://x/", {}, {}
+            viewer.sent_version = -1
+            viewer._render_view(False, None)  # the page's first frame
+            viewers.append(viewer)
+        games.append((table.pk, players, viewers))
+
+    region_ms: dict[str, list[float]] = defaultdict(list)
+    plain_render = fragments.render
+
+    def timed_render(template: str, context: dict[str, Any], request: Any = None) -> str:
+        start = time.perf_counter()
+        try:
+            return plain_render(template, context, request)
+        finally:
+            region_ms[template].append((time.perf_counter() - start) * 1000)
+
+    fragments.render = timed_render  # type: ignore[assignment]
+    command_ms: list[float] = []
+    frame_ms: list[float] = []
+    frame_kb: list[float] = []
+    for n in range(actions):
+        table_id, players, viewers = games[n % len(games)]
+        state = states.table_state(table_id)
+        if state.table.status != Table.Status.PLAYING:
+            continue  # this match is over: the other tables go on
+        current = state.rounds[-1]
+        if current.over:
+            data: dict[str, object] = {"action": "next", "version": state.version}
+            player = players[0]
+        else:
+            move = rng.choice(current.legal_moves())
+            data = {"action": "move", "move": str(move), "version": state.version}
+            player = players[current.turn]
+        told = live.Told()
+        start = time.perf_counter()
+        with live.collecting(told):
+            dispatch(table_id=table_id, user=player, data=data)
+        command_ms.append((time.perf_counter() - start) * 1000)
+        version = told.take()[-1][1]["version"]
+        for viewer in viewers:
+            start = time.perf_counter()
+            html, _version = viewer._render_view(False, version)
+            frame_ms.append((time.perf_counter() - start) * 1000)
+            frame_kb.append(len(html.encode()) / 1000)
+
+    def median(values: list[float]) -> str:
+        return f"{statistics.median(values):6.2f}"
+
+    print(f"{tables} tables, {actions} actions (medians)")
+    print(f"  command (dispatch + commit)   {median(command_ms)} ms")
+    print(f"  one viewer's frame            {median(frame_ms)} ms, {median(frame_kb)} KB")
+    action = statistics.median(command_ms) + 4 * statistics.median(frame_ms)
+    print(f"  an action (command + 4 frames){action:7.2f} ms")
+    print("  region renders:")
+    for template, values in sorted(region_ms.items(), key=lambda kv: -sum(kv[1])):
+        total = sum(values) / actions
+        print(f"    {template:24} {median(values)} ms median, {total:6.2f} ms per action")
+
+
+if __name__ == "__main__":
+    main()
