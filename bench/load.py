@@ -119,6 +119,15 @@ def proc_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def proc_system_seconds(pid: int) -> float | None:
+    """System (kernel) CPU seconds of ``pid`` so far: its syscalls' share of the CPU."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(text[text.rindex(")") + 2 :].split()[12]) / CLOCK_TICKS
+
+
 def proc_runqueue_seconds(pid: int) -> float | None:
     """Seconds the threads of ``pid`` have waited for a CPU while ready to run: on a
     shared machine, the time the server was held up by its neighbours."""
@@ -1034,6 +1043,7 @@ class Bench:
                 str(self.server_pid),
                 "-d",
                 str(half),
+                *(["--gil"] if self.args.profile_gil else []),
             ]
             out = prefix.with_name(prefix.name + suffix)
             spy = await asyncio.create_subprocess_exec(
@@ -1056,6 +1066,7 @@ class Bench:
         each0 = {name: proc_cpu_seconds(pid) for name, pid in pids.items()}
         cpu0 = _total(each0.values())
         wait0 = _total(proc_runqueue_seconds(pid) for pid in pids.values())
+        kernel0 = _total(proc_system_seconds(pid) for pid in pids.values())
         me0 = proc_cpu_seconds(os.getpid())
         start = time.perf_counter()
         connections: list[int | None] = []
@@ -1073,6 +1084,7 @@ class Bench:
         each1 = {name: proc_cpu_seconds(pid) for name, pid in pids.items()}
         cpu1 = _total(each1.values())
         wait1 = _total(proc_runqueue_seconds(pid) for pid in pids.values())
+        kernel1 = _total(proc_system_seconds(pid) for pid in pids.values())
         me1 = proc_cpu_seconds(os.getpid())
         load = os.getloadavg()[0]
         each_memory = {name: proc_memory_mb(pid) for name, pid in pids.items()}
@@ -1094,6 +1106,8 @@ class Bench:
         result = self.summary(start, end, cpu0, cpu1, me0, me1, memory)
         if wait0 is not None and wait1 is not None:
             result["server_waiting_for_cpu_pct"] = round(100 * (wait1 - wait0) / (end - start), 1)
+        if kernel0 is not None and kernel1 is not None:
+            result["server_kernel_cpu_pct"] = round(100 * (kernel1 - kernel0) / (end - start), 1)
         result["machine_load"] = round(load, 1)
         if self.scaled:
             span = end - start
@@ -1240,7 +1254,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"frames            p50 {(fb['p50'] or 0) / 1024:.1f} KB  "
         f"max {(fb['max'] or 0) / 1024:.1f} KB"
         f"  ({fb['n']} frames, {fb['per_s'] / 1e6:.2f} MB/s)",
-        f"server            CPU {result['server_cpu_pct']}% of a core, "
+        f"server            CPU {result['server_cpu_pct']}% of a core "
+        f"({result.get('server_kernel_cpu_pct')}% in the kernel), "
         f"RSS {result['server_rss_mb']} MB (peak {result['server_peak_rss_mb']} MB)",
         f"machine           load {result.get('machine_load')}; the server's threads waited "
         f"for a CPU {result.get('server_waiting_for_cpu_pct')}% of the window",
@@ -1406,6 +1421,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         type=Path,
         default=None,
         help="py-spy the server through the window: PREFIX.svg, PREFIX.txt (raw)",
+    )
+    p.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="with --profile: only the thread holding the GIL, i.e. where the CPU goes "
+        "(without it, a thread waiting for the GIL or for the core counts as at work)",
     )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", type=Path, default=None, help="write the figures here")
