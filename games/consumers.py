@@ -13,7 +13,6 @@ import traceback
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -151,9 +150,7 @@ class TableConsumer(_ViewerConsumer):
         """Whether the seats this screen shows online are not who is present now."""
         if not self.shown_online:
             return False
-        present = await sync_to_async(presence.present_users, thread_sensitive=False)(
-            table_id=self.table_id, user_ids=list(self.shown_online)
-        )
+        present = await presence.present_now(table_id=self.table_id, user_ids=self.shown_online)
         return {uid for uid, online in self.shown_online.items() if online} != present
 
     def _remember_presence(self, tv: TableView) -> None:

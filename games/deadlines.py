@@ -24,6 +24,7 @@ import os
 import socket
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -63,15 +64,15 @@ def set_deadline(
     table: Table | None = None,
     key: str = "",
     version: int | None = None,
-) -> Deadline:
+) -> None:
     """Create or move the one deadline of ``kind`` for this subject (call under its lock)."""
-    subject = {"table": table} if table is not None else {"key": key}
-    deadline, _ = Deadline.objects.update_or_create(
-        kind=kind,
-        **subject,
-        defaults={"due_at": due_at, "version": version, "claimed_until": None, "attempts": 0},
-    )
-    return deadline
+    subject: dict[str, Any] = {"table": table} if table is not None else {"key": key}
+    fields = {"due_at": due_at, "version": version, "claimed_until": None, "attempts": 0}
+    # Under the subject's lock nobody else adds its row: an update, else an insert
+    # (two statements; update_or_create's savepoint and select made four).
+    if Deadline.objects.filter(kind=kind, **subject).update(**fields):
+        return
+    Deadline.objects.create(kind=kind, **subject, **fields)
 
 
 def still_due(claimed: Deadline) -> Deadline | None:

@@ -9,12 +9,14 @@ players drop out within ``PRESENCE_TTL`` seconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 
+T = TypeVar("T")
 HEARTBEAT_SECONDS = 15.0
 PRESENCE_TTL = 40
 
@@ -53,19 +55,33 @@ def _beat(key: str) -> bool:
     return cache.add(key, 1, timeout=PRESENCE_TTL)
 
 
+async def _in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``work`` on the cache: right here when the cache is this process's memory
+    (microseconds: a hop to a thread costs more), else on a thread of its own, never
+    queued behind the database thread's commands (a heartbeat per player every 15 s)."""
+    if reads_are_local():
+        return work(*args, **kwargs)
+    return await sync_to_async(work, thread_sensitive=False)(*args, **kwargs)
+
+
 async def arrive(*, table_id: int, user_id: int) -> bool:
     """Count one more socket of the player at the table; True when they were absent."""
-    return await sync_to_async(_arrive)(presence_key(table_id, user_id))
+    return await _in_cache(_arrive, presence_key(table_id, user_id))
 
 
 async def leave(*, table_id: int, user_id: int) -> bool:
     """Count one socket fewer; True when it was the player's last one."""
-    return await sync_to_async(_leave)(presence_key(table_id, user_id))
+    return await _in_cache(_leave, presence_key(table_id, user_id))
 
 
 async def beat(*, table_id: int, user_id: int) -> bool:
     """Keep the player present; True when they had expired (and are present again)."""
-    return await sync_to_async(_beat)(presence_key(table_id, user_id))
+    return await _in_cache(_beat, presence_key(table_id, user_id))
+
+
+async def present_now(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
+    """``present_users`` from an event loop."""
+    return await _in_cache(present_users, table_id=table_id, user_ids=list(user_ids))
 
 
 def reads_are_local() -> bool:

@@ -16,6 +16,7 @@ so equal versions mean nothing changed in between (PostgreSQL and SQLite alike).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import threading
 from collections import OrderedDict
@@ -145,35 +146,89 @@ def after_move(
 
     ``before``: the state at the version the writer locked (else None: the viewers
     read it).  ``replaced``: the deadline kinds the writer deleted, ``deadline``: the
-    one it set, if any.  Whatever is not plainly one move on (a new hand, the match's
-    end, a rematch link) is left to a read as well."""
+    one it set, if any.  Whatever is not plainly one move on (the match's end, a
+    rematch link) is left to a read as well."""
     if (
         before is None
-        or before.version != table.version - 1
-        or table.status != Table.Status.PLAYING
-        or table.rematch_id is not None
+        or not _continues(before, table, seats)
         or len(before.rounds) != len(match.rounds)
         or len(before.hands) != len(match.rounds)
         or before.hands[-1].pk != hand.pk
-        or [s.pk for s in before.seats] != [s.pk for s in seats]
-        or any(s.user_id != b.user_id for s, b in zip(seats, before.seats, strict=True))
     ):
         return None
-    for seat, earlier in zip(seats, before.seats, strict=True):
-        if seat.user_id is not None and not Seat.user.is_cached(seat):
-            seat.user = earlier.user  # the same player: no query for their name
-    deadlines = {kind: due for kind, due in before.deadlines.items() if kind not in replaced}
-    if deadline is not None:
-        deadlines[deadline[0]] = deadline[1]
     return TableState(
         table=table,
-        seats=tuple(seats),
+        seats=_with_users(seats, before),
         hands=(*before.hands[:-1], hand),
         rounds=tuple(match.rounds),
         actors=(*before.actors, actor),
         invitations=(),
-        deadlines=deadlines,
+        deadlines=_deadlines(before, replaced, deadline),
     )
+
+
+def after_seats(before: TableState | None, *, table: Table, seats: list[Seat]) -> TableState | None:
+    """The state after a write that changed only seats (a player ready for the next
+    hand, back from away): ``after_move``'s terms, nothing else changed."""
+    if before is None or not _continues(before, table, seats):
+        return None
+    return dataclasses.replace(before, table=table, seats=_with_users(seats, before))
+
+
+def after_deal(
+    before: TableState | None,
+    *,
+    table: Table,
+    seats: list[Seat],
+    hand: Hand,
+    match: Match,
+    replaced: tuple[str, ...],
+    deadline: tuple[str, datetime] | None,
+) -> TableState | None:
+    """The state after the next hand is dealt: ``hand``, stored, is ``match``'s last round."""
+    if (
+        before is None
+        or not _continues(before, table, seats)
+        or len(match.rounds) != len(before.rounds) + 1
+        or hand.number != len(before.hands)
+    ):
+        return None
+    return TableState(
+        table=table,
+        seats=_with_users(seats, before),
+        hands=(*before.hands, hand),
+        rounds=tuple(match.rounds),
+        actors=(),
+        invitations=(),
+        deadlines=_deadlines(before, replaced, deadline),
+    )
+
+
+def _continues(before: TableState, table: Table, seats: list[Seat]) -> bool:
+    """Whether ``table`` is ``before``'s next version, still playing, same players."""
+    return (
+        before.version == table.version - 1
+        and table.status == Table.Status.PLAYING
+        and table.rematch_id is None
+        and [s.pk for s in before.seats] == [s.pk for s in seats]
+        and all(s.user_id == b.user_id for s, b in zip(seats, before.seats, strict=True))
+    )
+
+
+def _with_users(seats: list[Seat], before: TableState) -> tuple[Seat, ...]:
+    for seat, earlier in zip(seats, before.seats, strict=True):
+        if seat.user_id is not None and not Seat.user.is_cached(seat):
+            seat.user = earlier.user  # the same player: no query for their name
+    return tuple(seats)
+
+
+def _deadlines(
+    before: TableState, replaced: tuple[str, ...], deadline: tuple[str, datetime] | None
+) -> dict[str, datetime]:
+    deadlines = {kind: due for kind, due in before.deadlines.items() if kind not in replaced}
+    if deadline is not None:
+        deadlines[deadline[0]] = deadline[1]
+    return deadlines
 
 
 def match_to_play(table: Table) -> Match:

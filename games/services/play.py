@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -73,18 +74,26 @@ def _next_action(
 
 
 def schedule(
-    table: Table, match: Match, seats: list[Seat], now: datetime | None = None
+    table: Table,
+    match: Match,
+    seats: list[Seat],
+    now: datetime | None = None,
+    *,
+    known: Mapping[str, datetime] | None = None,
 ) -> tuple[str, datetime] | None:
     """Replace the table's play deadline with what comes next (call under the table's
-    lock); returns it (None: none)."""
+    lock); returns it (None: none).
+
+    ``known``: the table's deadlines at the version the caller locked, from the state
+    this process holds; then a delete with nothing to delete is not sent (a person's
+    move at a table without a clock).  It can be trusted because a play deadline is
+    only ever added in a transaction that also moves the table to a new version."""
     action = _next_action(table, match, seats, now or timezone.now())
-    stale = Deadline.objects.filter(table=table, kind__in=PLAY_KINDS)
-    if action is None:
-        stale.delete()
-        return None
-    kind, due_at = action
-    stale.exclude(kind=kind).delete()
-    set_deadline(kind, due_at, table=table, version=table.version)
+    kind = action[0] if action is not None else None
+    if known is None or any(k in known for k in PLAY_KINDS if k != kind):
+        Deadline.objects.filter(table=table, kind__in=PLAY_KINDS).exclude(kind=kind).delete()
+    if action is not None:
+        set_deadline(action[0], action[1], table=table, version=table.version)
     return action
 
 
@@ -135,7 +144,7 @@ def _record(
         table.finished_at = now
         _store_results(table, match, seats)
     bump_version(table)
-    action = schedule(table, match, seats, now)
+    action = schedule(table, match, seats, now, known=before.deadlines if before else None)
     after = states.after_move(
         before,
         table=table,
@@ -275,16 +284,27 @@ def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
 
 
 def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
+    before = states.remembered_at(table)  # the state at the locked version, if held
     current = match.next_round()
-    Hand.objects.create(
+    hand = Hand.objects.create(
         table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
     )
     if any(s.ready for s in seats):
         Seat.objects.filter(table=table).update(ready=False)
         for seat in seats:
             seat.ready = False
-    table_changed(table)
-    schedule(table, match, seats)
+    bump_version(table)
+    action = schedule(table, match, seats, known=before.deadlines if before else None)
+    after = states.after_deal(
+        before,
+        table=table,
+        seats=seats,
+        hand=hand,
+        match=match,
+        replaced=PLAY_KINDS,
+        deadline=action,
+    )
+    announce_change(table, after)
 
 
 def _waits_for(seat: Seat) -> bool:
@@ -298,18 +318,20 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     at the table is (or when the countdown ends), so nobody's result is wiped
     off their screen while they read it."""
     table = locked_table(table_id)
-    seats = _seats(table)
+    seats = states.seats_to_play(table) or _seats(table)
     seat = _your_seat(table, seats, user)
     check_version(table, version)
     match = _playing(table)
     if not match.round.over:
         raise GameError(_("This hand is still being played."))
+    before = states.remembered_at(table)  # the state at the locked version, if held
     _present(seat)
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
     if any(_waits_for(s) for s in seats):
-        table_changed(table)  # the others see who is ready
+        bump_version(table)  # the others see who is ready
+        announce_change(table, states.after_seats(before, table=table, seats=seats))
         return
     _deal_next(table, match, seats)
 

@@ -111,8 +111,9 @@ def _stored(state: states.TableState) -> tuple[object, ...]:
 def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
     make_user: Any, django_assert_num_queries: Any
 ) -> None:
-    """People's moves, bots' moves, the turn clock playing for someone and new hands:
-    after each, what this process remembers equals a fresh read of the database."""
+    """People's moves, bots' moves, the turn clock playing for someone, "next hand"
+    pressed and new hands dealt: after each, what this process remembers equals a
+    fresh read of the database."""
     rng = random.Random(3)
     random.seed(3)  # the bots' delays: the same game every run
     anna, bruno = make_user("anna"), make_user("bruno")
@@ -122,7 +123,7 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
         table_id=table.pk, by=anna, level="easy", version=version_of(table)
     )
     services.table_start(table_id=table.pk, version=version_of(table), by=anna)
-    written = 0
+    written = pressed = 0
     for step in range(160):
         table.refresh_from_db()
         if table.status != Table.Status.PLAYING:
@@ -131,7 +132,15 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
         match = load_match(table)
         seat = table.seats.get(number=match.round.turn)
         person = seat.user if not match.round.over and not seat.away else None
-        if due is not None and (person is None or step % 7 == 0):
+        reading = [s.user for s in table.seats.all() if s.user and not s.ready and not s.away]
+        if match.round.over and reading and step % 3:
+            table_view(table=table.pk, user=reading[0])  # the state at this version is held
+            with CaptureQueriesContext(connection) as queries:
+                services.hand_next(table_id=table.pk, user=reading[0], version=table.version)
+            after_commit = [q["sql"] for q in queries.captured_queries]
+            assert after_commit[after_commit.index("COMMIT") + 1 :] == []  # nothing read back
+            pressed += 1
+        elif due is not None and (person is None or step % 7 == 0):
             run_due(now=due.due_at + timedelta(seconds=1))  # a bot, the clock, the next hand
         else:
             assert person is not None
@@ -153,4 +162,29 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
         fresh = states._read(Table.objects.select_related("rematch").get(pk=table.pk), None)
         assert kept.version == version
         assert _stored(kept) == _stored(fresh), f"step {step}"
-    assert written >= 20
+    assert written >= 20 and pressed >= 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone(
+    friends_table: Table,
+) -> None:
+    """Held state, no deadline to replace: the lock, the move, the version, nothing else."""
+    match = load_match(friends_table)
+    player = seat_user(friends_table, match.round.turn)
+    table_view(table=friends_table.pk, user=player)  # the state at this version is held
+    with CaptureQueriesContext(connection) as queries:
+        services.move_submit(
+            table_id=friends_table.pk,
+            user=player,
+            move=str(match.round.legal_moves()[0]),
+            version=version_of(friends_table),
+        )
+    statements = [q["sql"].split()[0] for q in queries.captured_queries]
+    assert statements[statements.index("BEGIN") :] == [
+        "BEGIN",
+        "SELECT",
+        "INSERT",
+        "UPDATE",
+        "COMMIT",
+    ]
