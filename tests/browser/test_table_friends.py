@@ -268,6 +268,9 @@ def test_the_invite_box_keeps_what_is_typed_while_the_lobby_changes(
     anna.click("#lobby .invite button")
     anna.wait_for_selector("#lobby :text('bruno_box')", timeout=10_000)  # "Invited: bruno_box"
     anna.wait_for_function("document.getElementById('invite-username').value === ''")
+    anna.wait_for_timeout(300)  # the frames that follow the invitation
+    note = anna.locator("#flash .flash.info")  # the note outlives the frame showing the invitation
+    assert note.count() == 1 and "bruno_box" in note.inner_text()
     anna.screenshot(path=artifacts / "invite-sent.png", full_page=True)
     for page in (anna, bruno, visitor):
         page.context.close()
