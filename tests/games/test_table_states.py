@@ -115,7 +115,7 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
     pressed and new hands dealt: after each, what this process remembers equals a
     fresh read of the database."""
     rng = random.Random(3)
-    random.seed(3)  # the bots' delays: the same game every run
+    random.seed(3)  # the bots' delays (the deal is random: the game differs run to run)
     anna, bruno = make_user("anna"), make_user("bruno")
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS, turn_seconds=30)
     services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
@@ -133,7 +133,9 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
         seat = table.seats.get(number=match.round.turn)
         person = seat.user if not match.round.over and not seat.away else None
         reading = [s.user for s in table.seats.all() if s.user and not s.ready and not s.away]
-        if match.round.over and reading and step % 3:
+        # The first to read the result presses "next hand"; the last one too after odd
+        # hands, and after even ones the countdown deals (the worker).
+        if match.round.over and reading and (len(reading) > 1 or len(match.rounds) % 2):
             table_view(table=table.pk, user=reading[0])  # the state at this version is held
             with CaptureQueriesContext(connection) as queries:
                 services.hand_next(table_id=table.pk, user=reading[0], version=table.version)
@@ -162,7 +164,7 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
         fresh = states._read(Table.objects.select_related("rematch").get(pk=table.pk), None)
         assert kept.version == version
         assert _stored(kept) == _stored(fresh), f"step {step}"
-    assert written >= 20 and pressed >= 3
+    assert written >= 20 and pressed >= 2  # a match to 100 lasts two hands at least
 
 
 @pytest.mark.django_db(transaction=True)
