@@ -15,7 +15,7 @@ from accounts.models import User
 from games import services
 from games.constants import AWAY_AFTER_TIMEOUTS, FORCED_MOVE_SECONDS, ONLINE_TURN_SECONDS
 from games.deadlines import run_due
-from games.engine import PRESETS, Round
+from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
 from games.models import Deadline, Hand, Move, Seat, SeatResult, Table
 from games.records import load_match
@@ -41,10 +41,14 @@ def current_turn(table: Table) -> int:
 
 @pytest.fixture
 def duel(anna: User, bruno: User) -> Table:
+    return online_duel(anna, bruno)
+
+
+def online_duel(anna: User, bruno: User, rules: Rules = DUELLO) -> Table:
     """An online duello between anna (seat 0) and bruno (seat 1), opened, the next
     player having a real choice (a forced move is played after two seconds)."""
     for _ in range(50):
-        table = services.online_table_create(rules=DUELLO, people=[anna, bruno])
+        table = services.online_table_create(rules=rules, people=[anna, bruno])
         play_a_legal_move(table)  # the opening is forced
         if len(load_match(table).round.legal_moves()) > 1:
             table.refresh_from_db()
@@ -177,9 +181,10 @@ def test_im_back_takes_the_seat_back_and_restarts_the_count(duel: Table) -> None
 
 
 def test_an_away_player_reading_a_hands_result_is_offered_im_back(
-    duel: Table, client: Client
+    anna: User, bruno: User, client: Client
 ) -> None:
     """Between hands the away banner stays: the next hand would be played for them."""
+    duel = online_duel(anna, bruno, replace(DUELLO, target=300))  # no match ends in a hand
     seat = current_turn(duel)
     _time_out_until_away(duel, seat)
     rng = random.Random(4)
