@@ -201,6 +201,12 @@ def test_an_away_player_reading_a_hands_result_is_offered_im_back(
     client.force_login(player)
     page = client.get(f"/t/{duel.code}/").content.decode()
     assert 'class="hand-result"' in page and 'id="im-back"' in page
+    other = Client()
+    other.force_login(seat_user(duel, 1 - seat))
+    other.cookies["django_language"] = "en"
+    marks = other.get(f"/t/{duel.code}/").content.decode()
+    name = player.display_name
+    assert f'<li class="away">{name}: away</li>' in marks  # the next hand does not wait for them
     services.seat_back(table_id=duel.pk, user=player, version=version_of(duel))
     assert not Seat.objects.get(table=duel, number=seat).away
     page = client.get(f"/t/{duel.code}/").content.decode()
