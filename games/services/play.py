@@ -97,6 +97,19 @@ def schedule(
     return action
 
 
+def _next_version(
+    table: Table,
+    match: Match,
+    seats: list[Seat],
+    before: states.TableState | None,
+    now: datetime | None = None,
+) -> tuple[str, datetime] | None:
+    """Save the table at its next version with the play deadline that now comes next
+    (``before``: the state held at the locked version, if any); returns that deadline."""
+    bump_version(table)
+    return schedule(table, match, seats, now, known=before.deadlines if before else None)
+
+
 def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
     """One result row per seat, in the transaction that ends the match; then the payers."""
     rules, ranks, scores = table.rules, match.ranks(), match.scores
@@ -143,8 +156,7 @@ def _record(
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
         _store_results(table, match, seats)
-    bump_version(table)
-    action = schedule(table, match, seats, now, known=before.deadlines if before else None)
+    action = _next_version(table, match, seats, before, now)
     after = states.after_move(
         before,
         table=table,
@@ -293,8 +305,7 @@ def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
         Seat.objects.filter(table=table).update(ready=False)
         for seat in seats:
             seat.ready = False
-    bump_version(table)
-    action = schedule(table, match, seats, known=before.deadlines if before else None)
+    action = _next_version(table, match, seats, before)
     after = states.after_deal(
         before,
         table=table,
@@ -324,12 +335,12 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     match = _playing(table)
     if not match.round.over:
         raise GameError(_("This hand is still being played."))
-    before = states.remembered_at(table)  # the state at the locked version, if held
     _present(seat)
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
     if any(_waits_for(s) for s in seats):
+        before = states.remembered_at(table)  # the state at the locked version, if held
         bump_version(table)  # the others see who is ready
         announce_change(table, states.after_seats(before, table=table, seats=seats))
         return
