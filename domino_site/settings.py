@@ -154,7 +154,12 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "domino",
-        }
+        },
+        "sessions": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "domino-sessions",
+        },
     }
 else:
     # LocMemCache keeps 300 entries unless told: a heartbeat per player at each table
@@ -163,7 +168,13 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "OPTIONS": {"MAX_ENTRIES": 200_000},
-        }
+        },
+        # apart, so that many sessions never crowd the heartbeats out of the default
+        "sessions": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "sessions",
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        },
     }
 # Rate limits (django-ratelimit, see accounts/limits.py) key on the client's address:
 # behind a proxy, name the header that holds it, e.g. DJANGO_CLIENT_IP_HEADER=X-Real-IP.
@@ -181,6 +192,10 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a guest keeps their identity for a year
+# Sessions are read on every page and websocket: from the cache, the database
+# holding them for good (a miss, or a restart, reads it there).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
 
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", "Italiano"), ("en", "English")]

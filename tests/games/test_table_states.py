@@ -37,6 +37,21 @@ def test_every_viewer_of_a_version_shares_one_read(
     assert first.hand != second.hand  # each still sees only their own tiles
 
 
+def test_a_table_just_read_by_a_page_is_viewed_from_the_remembered_state(
+    friends_table: Table, django_assert_num_queries: Any
+) -> None:
+    anna = seat_user(friends_table, 0)
+    table_view(table=friends_table.pk, user=anna)  # remembered at its version
+    page_read = Table.objects.get(pk=friends_table.pk)
+    with django_assert_num_queries(0):
+        view = table_view(table=page_read, user=anna)
+    assert view.version == page_read.version and view.you == 0
+    play_a_legal_move(friends_table)  # this process remembers only the older version
+    newer = Table.objects.get(pk=friends_table.pk)
+    view = table_view(table=newer, user=anna)  # read, not the remembered older state
+    assert view.version == newer.version and len(view.log) == 1
+
+
 def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(
     friends_table: Table,
 ) -> None:
