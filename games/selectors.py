@@ -20,7 +20,7 @@ from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
 from games.presence import present_users
 from games.presets import PRESET_INFO
-from games.states import TableState, remembered_at, table_state
+from games.states import TableState, table_state
 
 _POSITIONS = {
     2: ("bottom", "top"),
@@ -238,12 +238,9 @@ def table_view(
     the process (``games.states``); with ``at_least`` a remembered state that
     new needs no query at all.  ``with_presence``: mark the seats whose player
     has no live socket (one cache read)."""
+    table_id = table if isinstance(table, int) else table.pk
     viewer = user if user is not None and user.is_authenticated else None
-    if isinstance(table, int):
-        state = table_state(table, at_least=at_least)
-    else:  # just read: the state remembered at its version needs no query
-        state = remembered_at(table) or table_state(table.pk, at_least=at_least)
-    return view_of(state, viewer, with_presence)
+    return view_of(table_state(table_id, at_least=at_least), viewer, with_presence)
 
 
 def view_of(state: TableState, user: User | None, with_presence: bool = False) -> TableView:
@@ -475,7 +472,8 @@ def my_games(*, user: User) -> list[GameCard]:
     """The player's games waiting or being played, each as they would see it."""
     cards = []
     for table in games_in_progress(user=user)[:MY_GAMES]:
-        tv = table_view(table=table, user=user)
+        # as new as the list just read: a state remembered at that version needs no query
+        tv = table_view(table=table.pk, user=user, at_least=table.version)
         others = [s for s in tv.seats if not s.is_you and not s.is_free]
         yours = next((sc.points for sc in tv.scores if sc.is_yours), 0)
         theirs = [str(sc.points) for sc in tv.scores if not sc.is_yours]

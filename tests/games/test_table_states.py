@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import consumers, services, states
@@ -37,19 +38,17 @@ def test_every_viewer_of_a_version_shares_one_read(
     assert first.hand != second.hand  # each still sees only their own tiles
 
 
-def test_a_table_just_read_by_a_page_is_viewed_from_the_remembered_state(
-    friends_table: Table, django_assert_num_queries: Any
+def test_the_home_pages_games_need_no_second_read_of_a_table_this_process_holds(
+    friends_table: Table, client: Client
 ) -> None:
     anna = seat_user(friends_table, 0)
-    table_view(table=friends_table.pk, user=anna)  # remembered at its version
-    page_read = Table.objects.get(pk=friends_table.pk)
-    with django_assert_num_queries(0):
-        view = table_view(table=page_read, user=anna)
-    assert view.version == page_read.version and view.you == 0
-    play_a_legal_move(friends_table)  # this process remembers only the older version
-    newer = Table.objects.get(pk=friends_table.pk)
-    view = table_view(table=newer, user=anna)  # read, not the remembered older state
-    assert view.version == newer.version and len(view.log) == 1
+    client.force_login(anna)
+    assert client.get("/").status_code == 200  # the table's state is now remembered
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/").content.decode()
+    assert f"/t/{friends_table.code}/" in page  # the game in progress is listed
+    table_reads = [q for q in queries.captured_queries if 'FROM "games_table"' in q["sql"]]
+    assert len(table_reads) == 1  # the list of games; each game's state is not read again
 
 
 def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(

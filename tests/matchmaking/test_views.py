@@ -53,6 +53,16 @@ def test_the_lobby_in_english_offers_the_new_table_forms_choices(english: Client
     assert 'name="turn_clock"' not in page  # a friends' table setting
 
 
+def test_the_lobby_forms_labels_follow_each_visitors_language_page_after_page() -> None:
+    """The blank form is rendered once per language and reused: never in the wrong one."""
+    italian_visitor, english = Client(), Client()
+    english.cookies["django_language"] = "en"
+    for _ in range(2):
+        italian = text(italian_visitor.get("/online/").content.decode())
+        assert "Tessere a testa" in italian and "Tiles each" not in italian
+        assert "Tiles each" in text(english.get("/online/").content.decode())
+
+
 def test_the_lobby_counts_who_waits_for_which_settings(
     make_user: Callable[..., User], english: Client
 ) -> None:
