@@ -39,12 +39,14 @@ class HtmxRequest(HttpRequest):
 
 def home(request: HttpRequest) -> HttpResponse:
     user = viewer(request)
+    pending = invitations_for(user=user).count() if user else 0  # the badge's count too
     return render(
         request,
         "games/home.html",
         {
             "presets": PRESET_INFO.values(),
-            "invitations": invitations_for(user=user)[:10] if user else [],
+            "invite_count": pending,
+            "invitations": invitations_for(user=user)[:10] if user and pending else [],
             "in_progress": my_games(user=user) if user else [],
             "levels": BotLevel.choices,
         },
