@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from domino_site import echo  # noqa: E402
+from domino_site.page_threads import PageThreads  # noqa: E402
 from games.clock import GameClockMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns  # noqa: E402
@@ -25,7 +26,7 @@ bench = echo.websocket_urlpatterns  # empty unless bench/load.py runs the server
 application = GameClockMiddleware(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,  # static files: WhiteNoise's middleware
+            "http": PageThreads(django_asgi_app),  # static files: WhiteNoise's middleware
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
                     # Django's URLPatterns, which Channels routes (its stubs want their own type)

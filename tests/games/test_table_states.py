@@ -178,7 +178,8 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
         fresh = states._read(Table.objects.select_related("rematch").get(pk=table.pk), None)
         assert kept.version == version
         assert _stored(kept) == _stored(fresh), f"step {step}"
-    assert written >= 20 and pressed >= 2  # a match to 100 lasts two hands at least
+    # a match to 100 lasts two hands at least; a blocked hand can be short (18 seen)
+    assert written >= 10 and pressed >= 2
 
 
 @pytest.mark.django_db(transaction=True)
