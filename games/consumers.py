@@ -13,6 +13,7 @@ import traceback
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -60,6 +61,18 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
         if self.counted is not None:
             await socket_limits.release_connection(self.counted[0])
             self.counted = None
+
+    async def send(  # type: ignore[override]  # as the Channels stubs declare it
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Drops a frame for a browser that has begun closing the socket.  daphne
+        raises in that moment (autobahn's ``Disconnected``), which ended the
+        consumer without its ``disconnect``: the player stayed "online" to the
+        others, their heartbeat beating on.  The disconnect follows."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            log.debug("a frame for a closing socket was dropped")
 
     @property
     def person(self) -> Any:  # the scope's lazy User, or None for a visitor

@@ -9,9 +9,12 @@ import re
 import time
 import urllib.request
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from autobahn.exception import Disconnected
+from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.db import connection, connections
@@ -19,7 +22,7 @@ from django.db import connection, connections
 from accounts.models import User
 from games import presence, services
 from games.models import Table
-from tests.fixtures import DUELLO
+from tests.fixtures import DUELLO, play_a_legal_move, version_of
 from tests.games.test_consumers import connect, frame_at_least
 
 pytestmark = pytest.mark.django_db(transaction=True)  # async tests: asyncio_mode auto
@@ -78,6 +81,34 @@ async def test_a_player_who_closes_the_table_is_shown_offline_to_the_others() ->
     assert offline_seats(await frame_at_least(bruno_socket, 0)) == set()
     assert offline_seats(await next_seats(anna_socket)) == set()
 
+    await bruno_socket.disconnect()
+    assert offline_seats(await next_seats(anna_socket)) == {1}
+    await anna_socket.disconnect()
+
+
+async def test_a_frame_for_a_tab_closing_at_that_moment_still_shows_the_player_offline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """daphne refuses a frame once the browser's close has begun; the consumer
+    ended there, skipping its disconnect, and the player stayed "online"."""
+    table, anna, bruno = await started_duello()
+    path = f"/ws/table/{table.code}/"
+    anna_socket = await connect(path, anna)
+    await frame_at_least(anna_socket, 0)
+    bruno_socket = await connect(path, bruno)
+    await frame_at_least(bruno_socket, 0)
+    assert offline_seats(await next_seats(anna_socket)) == set()
+    plain_send = AsyncWebsocketConsumer.send
+
+    async def closing(self: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(self, "present_as", None) == bruno.pk:  # bruno's tab is closing
+            raise Disconnected("Attempt to send on a closed protocol")
+        await plain_send(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncWebsocketConsumer, "send", closing)
+    await sync_to_async(play_a_legal_move)(table)  # a frame for each of them
+    await frame_at_least(anna_socket, await sync_to_async(version_of)(table))
+    monkeypatch.undo()
     await bruno_socket.disconnect()
     assert offline_seats(await next_seats(anna_socket)) == {1}
     await anna_socket.disconnect()
