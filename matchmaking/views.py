@@ -46,9 +46,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx and request.GET.get("preset"):  # a choice changed: what the preset allows
         form = PoolForm(initial=request.GET.dict())
         return render(request, "matchmaking/_pool_form.html", {"form": form})
-    context = _lobby_context(request, PoolForm())
-    context["blank_fields"] = _blank_fields(translation.get_language())
-    return render(request, "matchmaking/lobby.html", context)
+    return render(request, "matchmaking/lobby.html", _lobby_context(request, None))
 
 
 @functools.lru_cache(maxsize=len(settings.LANGUAGES))
@@ -60,10 +58,12 @@ def _blank_fields(language: str) -> SafeString:
     return mark_safe(html)  # the form's own (escaped) output
 
 
-def _lobby_context(request: HttpRequest, form: PoolForm) -> dict[str, object]:
+def _lobby_context(request: HttpRequest, form: PoolForm | None) -> dict[str, object]:
+    """``form``: one sent back with its errors; None: the blank form, rendered once."""
     user = viewer(request)
     return {
         "form": form,
+        "blank_fields": _blank_fields(translation.get_language()) if form is None else None,
         "counts": pool_counts(),
         "state": queue_state(user=user),
         "can_play": services.can_play_online(user),
