@@ -176,6 +176,14 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 50_000},
         },
     }
+# Template fragments the same for every visitor in a language (the pages' header,
+# footer, the home page's fixed panels: the {% cache %} tag's default alias).  Each
+# process keeps its own: they depend on the code and the language only, and a
+# deploy restarts the processes.  Rendering them was a sixth of the home page.
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "template-fragments",
+}
 # Rate limits (django-ratelimit, see accounts/limits.py) key on the client's address:
 # behind a proxy, name the header that holds it, e.g. DJANGO_CLIENT_IP_HEADER=X-Real-IP.
 if _client_ip_header := os.environ.get("DJANGO_CLIENT_IP_HEADER", ""):

@@ -96,7 +96,9 @@ def table_new(request: HtmxRequest) -> HttpResponse:
 
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code)
-    tv = table_view(table=table, user=viewer(request))  # a visitor only watches
+    # As new as the row just read: a state remembered at that version needs no query.
+    # The socket's first frame brings the page up to date (a visitor only watches).
+    tv = table_view(table=table.pk, user=viewer(request), at_least=table.version)
     share_url = request.build_absolute_uri(reverse("table", args=[table.code]))
     context = {"tv": tv, "share_url": share_url, "user": request.user}
     live = fragments.render("games/_live.html", context, request=request)

@@ -51,6 +51,19 @@ def test_the_home_pages_games_need_no_second_read_of_a_table_this_process_holds(
     assert len(table_reads) == 1  # the list of games; each game's state is not read again
 
 
+def test_the_table_page_needs_no_second_read_of_a_table_this_process_holds(
+    friends_table: Table, client: Client
+) -> None:
+    anna = seat_user(friends_table, 0)
+    client.force_login(anna)
+    assert client.get(f"/t/{friends_table.code}/").status_code == 200  # now remembered
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(f"/t/{friends_table.code}/").content.decode()
+    assert f'data-version="{friends_table.version}"' in page
+    table_reads = [q for q in queries.captured_queries if 'FROM "games_table"' in q["sql"]]
+    assert len(table_reads) == 1  # the page's lookup by code; the state is not read again
+
+
 def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(
     friends_table: Table,
 ) -> None:
