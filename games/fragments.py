@@ -25,8 +25,8 @@ from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, trans_real
 from jinja2 import pass_context
-from jinja2.ext import _make_new_gettext, _make_new_ngettext
 from jinja2.runtime import Context
+from markupsafe import Markup
 
 #: Fragments a process keeps (the least recently used go first): a few MB.
 KEEP = 20_000
@@ -83,11 +83,30 @@ def _render(
 
 @functools.lru_cache(maxsize=32)
 def _words(catalog: Any) -> dict[str, Callable[..., str]]:
-    """The gettext functions Jinja2's ``{% trans %}`` and ``_()`` call, for one catalog."""
-    return {
-        "gettext": _make_new_gettext(catalog.gettext),
-        "ngettext": _make_new_ngettext(catalog.ngettext),
-    }
+    """The gettext functions Jinja2's ``{% trans %}`` and ``_()`` call, for one catalog:
+    Jinja2's "new style" ones (``jinja2.ext._make_new_gettext``), which call the
+    catalog straight rather than through ``Context.call``, and format a message only
+    when there is something to format (Jinja2's always do: ``%%`` becomes ``%``)."""
+    catalog_gettext, catalog_ngettext = catalog.gettext, catalog.ngettext
+
+    @pass_context
+    def gettext(__context: Context, __string: str, **variables: Any) -> str:
+        rv = catalog_gettext(__string)
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables if variables or "%" in rv else rv  # type: ignore[no-any-return]
+
+    @pass_context
+    def ngettext(
+        __context: Context, __singular: str, __plural: str, __num: int, **variables: Any
+    ) -> str:
+        variables.setdefault("num", __num)
+        rv = catalog_ngettext(__singular, __plural, __num)
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables  # type: ignore[no-any-return]
+
+    return {"gettext": gettext, "ngettext": ngettext}
 
 
 def forget() -> None:

@@ -35,3 +35,29 @@ async def test_a_message_nobody_reads_still_expires_and_leaves_its_groups() -> N
     await layer.group_send("table-1", {"type": "y"})
     assert gone not in layer.groups["table-1"]
     assert (await layer.receive(alive))["type"] == "y"
+
+
+async def test_a_group_send_reaches_a_member_already_waiting_and_skips_a_full_one() -> None:
+    layer = LocalChannelLayer(capacity=1)
+    waiting, full = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table-1", waiting)
+    await layer.group_add("table-1", full)
+    listener = asyncio.ensure_future(layer.receive(waiting))
+    await asyncio.sleep(0)  # the consumer listens before anything is sent
+    await layer.send(full, {"type": "table.changed", "version": 0})
+    await layer.group_send("table-1", {"type": "table.changed", "version": 1})
+    assert (await listener)["version"] == 1
+    assert (await layer.receive(full))["version"] == 0  # the second did not fit
+
+
+async def test_a_consumer_that_stops_listening_leaves_no_queue_behind() -> None:
+    layer = LocalChannelLayer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "x"})
+    assert (await layer.receive(channel))["type"] == "x"
+    listener = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0)
+    listener.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await listener
+    assert channel not in layer.channels
