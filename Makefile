@@ -11,7 +11,7 @@ PORT   ?= 8000
 run: setup
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Domino is on http://$(HOST):$(PORT)/"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) domino_site.asgi:application
+	$(BIN)/python -m domino_site.serve -b $(HOST) -p $(PORT) domino_site.asgi:application
 
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest

@@ -193,8 +193,12 @@ class Server:
                 env=self.env(),
                 check=True,
             )
-        daphne = str(Path(python).with_name("daphne"))
-        command = [daphne, "-b", "127.0.0.1", "-p", str(self.port), "domino_site.asgi:application"]
+        daphne = (  # as ``make run`` starts it (an older --rev: daphne itself)
+            [python, "-m", "domino_site.serve"]
+            if (self.site / "domino_site" / "serve.py").exists()
+            else [str(Path(python).with_name("daphne"))]
+        )
+        command = [*daphne, "-b", "127.0.0.1", "-p", str(self.port), "domino_site.asgi:application"]
         if self.cpu is not None and shutil.which("taskset"):
             command = ["taskset", "-c", str(self.cpu), *command]
         with self.log.open("wb") as log:

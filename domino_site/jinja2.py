@@ -38,6 +38,9 @@ def _how_to_call(obj: Callable[..., Any]) -> tuple[Callable[..., Any], _PassArg 
 #: ``_how_to_call`` for plain functions, which live as long as the process (the
 #: templates' globals, the translations); a template's macros are new each render.
 KEEP_CALLS = 1000
+# Enum members, looked up once (each lookup through the enum class costs a call)
+_PASS_CONTEXT, _PASS_EVAL_CONTEXT = _PassArg.context, _PassArg.eval_context
+_PASS_ENVIRONMENT = _PassArg.environment
 _calls: dict[Callable[..., Any], tuple[Callable[..., Any], _PassArg | None]] = {}
 
 
@@ -57,15 +60,15 @@ class _Context(Context):
             how = _how_to_call(__obj)
         target, pass_arg = how
         context: Context = __self
-        if pass_arg is _PassArg.context:  # as Jinja2's own, from here on
+        if pass_arg is _PASS_CONTEXT:  # as Jinja2's own, from here on
             if kwargs.get("_loop_vars"):
                 context = context.derived(kwargs["_loop_vars"])
             if kwargs.get("_block_vars"):
                 context = context.derived(kwargs["_block_vars"])
             args = (context, *args)
-        elif pass_arg is _PassArg.eval_context:
+        elif pass_arg is _PASS_EVAL_CONTEXT:
             args = (__self.eval_ctx, *args)
-        elif pass_arg is _PassArg.environment:
+        elif pass_arg is _PASS_ENVIRONMENT:
             args = (__self.environment, *args)
         if kwargs:
             kwargs.pop("_block_vars", None)

@@ -78,7 +78,7 @@ def start(
     """Start the daphne processes and the worker(s); returns them, to stop later."""
     children = [
         subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", host, "-p", str(port + n), ASGI_APP],
+            [sys.executable, "-m", "domino_site.serve", "-b", host, "-p", str(port + n), ASGI_APP],
             cwd=ROOT,
             env=env,
         )

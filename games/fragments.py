@@ -106,7 +106,8 @@ def _words(catalog: Any) -> dict[str, Callable[..., str]]:
             rv = Markup(rv)
         return rv % variables  # type: ignore[no-any-return]
 
-    return {"gettext": gettext, "ngettext": ngettext}
+    # ``_`` too: Jinja2's own ``_`` is an alias that looks ``gettext`` up and calls it
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
 
 
 def forget() -> None:

@@ -39,10 +39,11 @@ def table_changed(table: Table) -> None:
     announce_change(table)
 
 
-def bump_version(table: Table) -> None:
-    """Save the table at its next version (every change to a table does, in its transaction)."""
+def bump_version(table: Table, *, only_version: bool = False) -> None:
+    """Save the table at its next version (every change to a table does, in its transaction).
+    ``only_version``: nothing else of the table's row changed (a move inside a match)."""
     table.version += 1
-    table.save()
+    table.save(update_fields=["version"] if only_version else None)
 
 
 def announce_change(table: Table, state: states.TableState | None = None) -> None:

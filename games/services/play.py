@@ -105,8 +105,9 @@ def _next_version(
     now: datetime | None = None,
 ) -> tuple[str, datetime] | None:
     """Save the table at its next version with the play deadline that now comes next
-    (``before``: the state held at the locked version, if any); returns that deadline."""
-    bump_version(table)
+    (``before``: the state held at the locked version, if any); returns that deadline.
+    Until the match is over a move changes nothing else of the table's row."""
+    bump_version(table, only_version=not match.over)
     return schedule(table, match, seats, now, known=before.deadlines if before else None)
 
 

@@ -57,7 +57,7 @@ class LiveSite:
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "domino_site.serve",  # as make run serves it
                 "-b",
                 "127.0.0.1",
                 "-p",

@@ -218,3 +218,7 @@ def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone
         "UPDATE",
         "COMMIT",
     ]
+    update = next(q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE"))
+    assert update.startswith('UPDATE "games_table" SET "version" = ') and "status" not in update
+    friends_table.refresh_from_db()
+    assert friends_table.status == Table.Status.PLAYING and friends_table.started_at is not None

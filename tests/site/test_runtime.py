@@ -6,6 +6,8 @@ import asyncio
 import gc
 import logging
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -62,3 +64,21 @@ async def test_pages_run_on_kept_threads_and_a_slow_page_holds_up_no_other() -> 
     release.set()
     await slow
     assert len(pages.idle) == 2  # both threads kept for the next pages, no more
+
+
+def test_daphne_started_as_the_site_starts_it_runs_its_loop_on_uvloop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """make run, make serve-scaled and the browser tests start ``domino_site.serve``."""
+    probe = (
+        "from domino_site import serve; serve.use_uvloop(); "
+        "from daphne import server; print(type(server.twisted_loop).__module__)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().startswith("uvloop")
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    assert "-m domino_site.serve -b $(HOST) -p $(PORT)" in makefile
+    started: list[list[str]] = []
+    monkeypatch.setattr(scaled.subprocess, "Popen", lambda args, **kw: started.append(args))
+    scaled.start({}, processes=2, port=9000, host="127.0.0.1", workers=0)
+    assert [args[1:3] for args in started] == [["-m", "domino_site.serve"]] * 2
