@@ -28,28 +28,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import actions  # noqa: E402  # its set-up: a fresh SQLite file, migrated
 
 PAGES = ("bare", "home", "lobby", "table")
 
 
 def setup(folder: str) -> None:
+    """As bench/actions.py sets up, served as bench/load.py serves the site."""
     os.environ.update(
-        DJANGO_SETTINGS_MODULE="domino_site.settings",
-        DATABASE_URL=f"sqlite:///{folder}/pages.sqlite3",
-        GAME_CLOCK_ENABLED="0",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="bench-only-" + "x" * 40,
-        DJANGO_HTTPS="0",  # plain http, as bench/load.py serves it
+        DJANGO_HTTPS="0",  # plain http
         DJANGO_ALLOWED_HOSTS="testserver",
-        DOMINO_BENCH_ROUTES="1",
+        DOMINO_BENCH_ROUTES="1",  # /bench/bare
         DJANGO_STATIC_ROOT=f"{folder}/static",  # hashed names, as a served site has
     )
-    os.environ.pop("REDIS_URL", None)
-    import django
+    actions.setup(folder)
     from django.core.management import call_command
 
-    django.setup()
-    call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
