@@ -35,19 +35,19 @@ def _how_to_call(obj: Callable[..., Any]) -> tuple[Callable[..., Any], _PassArg 
     return obj, _PassArg.from_obj(obj)
 
 
-#: ``_how_to_call`` for plain functions, which live as long as the process (the
-#: templates' globals, the translations); a template's macros are new each render.
-KEEP_CALLS = 1000
 # Enum members, looked up once (each lookup through the enum class costs a call)
 _PASS_CONTEXT, _PASS_EVAL_CONTEXT = _PassArg.context, _PassArg.eval_context
 _PASS_ENVIRONMENT = _PassArg.environment
+KEEP_CALLS = 1000
+#: ``_how_to_call`` for plain functions, which live as long as the process (the
+#: templates' globals, the translations); a template's macros are new each render.
 _calls: dict[Callable[..., Any], tuple[Callable[..., Any], _PassArg | None]] = {}
 
 
 class _Context(Context):
     """Jinja2's context, deciding how to call a plain function once rather than at
-    every call: each of a frame's fifty calls asked twice (two failed attribute
-    lookups, each raising inside), a tenth of the process under load."""
+    every call, where Jinja2's asks twice (two attribute lookups that fail, each
+    raising inside): a frame makes a few dozen calls."""
 
     def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if type(__obj) is types.FunctionType:

@@ -84,9 +84,10 @@ def _render(
 @functools.lru_cache(maxsize=32)
 def _words(catalog: Any) -> dict[str, Callable[..., str]]:
     """The gettext functions Jinja2's ``{% trans %}`` and ``_()`` call, for one catalog:
-    Jinja2's "new style" ones (``jinja2.ext._make_new_gettext``), which call the
-    catalog straight rather than through ``Context.call``, and format a message only
-    when there is something to format (Jinja2's always do: ``%%`` becomes ``%``)."""
+    as Jinja2's "new style" ones (``jinja2.ext._make_new_gettext``), but calling the
+    catalog straight rather than through ``Context.call``, and formatting a message
+    only when there is something to format (Jinja2's always do: ``%%`` becomes ``%``,
+    which formatting a message with a ``%`` in it still does here)."""
     catalog_gettext, catalog_ngettext = catalog.gettext, catalog.ngettext
 
     @pass_context
