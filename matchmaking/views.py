@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -49,21 +44,13 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "matchmaking/lobby.html", _lobby_context(request, None))
 
 
-@functools.lru_cache(maxsize=len(settings.LANGUAGES))
-def _blank_fields(language: str) -> SafeString:
-    """The lobby form's fields as the page first shows them: the same for every
-    player in a language, and a third of the page's time to render, so once."""
-    with translation.override(language):
-        html = render_to_string("matchmaking/_pool_fields.html", {"form": PoolForm()})
-    return mark_safe(html)  # the form's own (escaped) output
-
-
 def _lobby_context(request: HttpRequest, form: PoolForm | None) -> dict[str, object]:
-    """``form``: one sent back with its errors; None: the blank form, rendered once."""
+    """``form``: one sent back with its errors; None: the blank form, whose fields are
+    the same for everyone in a language and rendered once ({% cache %})."""
     user = viewer(request)
     return {
         "form": form,
-        "blank_fields": _blank_fields(translation.get_language()) if form is None else None,
+        "blank_form": PoolForm,  # the class: the template makes one only when it renders it
         "counts": pool_counts(),
         "state": queue_state(user=user),
         "can_play": services.can_play_online(user),
