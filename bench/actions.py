@@ -86,16 +86,17 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
         games.append((table.pk, players, viewers))
 
     region_ms: dict[str, list[float]] = defaultdict(list)
-    plain_render = fragments.render
+    plain_render_each = fragments.render_each
 
-    def timed_render(template: str, context: dict[str, Any], request: Any = None) -> str:
-        start = time.perf_counter()
-        try:
-            return plain_render(template, context, request)
-        finally:
+    def timed_render_each(templates: Any, context: dict[str, Any], language: str) -> Any:
+        regions = plain_render_each(templates, context, language)
+        for template in templates:
+            start = time.perf_counter()
+            html = next(regions)
             region_ms[template].append((time.perf_counter() - start) * 1000)
+            yield html
 
-    fragments.render = timed_render  # type: ignore[assignment]
+    fragments.render_each = timed_render_each  # type: ignore[assignment]
     command_ms: list[float] = []
     frame_ms: list[float] = []
     frame_kb: list[float] = []

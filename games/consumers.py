@@ -311,8 +311,9 @@ class TableConsumer(_ViewerConsumer):
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
             context = {"tv": tv, "share_url": self.share_url, "user": self.person}
             changed = []
-            for region in REGIONS:
-                html = fragments.render(region, context)
+            for region, html in zip(
+                REGIONS, fragments.render_each(REGIONS, context, self.language), strict=True
+            ):
                 if self.sent_regions.get(region) != html:
                     self.sent_regions[region] = html
                     changed.append(html)

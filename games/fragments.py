@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
 from django.http import HttpRequest
@@ -28,7 +28,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-#: Fragments a process keeps (the least recently used go first): a few MB.
+#: Fragments a process keeps (the oldest go first): a few MB.
 KEEP = 20_000
 
 _kept: OrderedDict[Hashable, SafeString] = OrderedDict()
@@ -49,12 +49,15 @@ def shared(context: Context, template: str, **values: Hashable) -> SafeString:
 
 
 def _shared(template: str, language: str, values: dict[str, Hashable]) -> SafeString:
-    key = (template, language, tuple(sorted(values.items())))
-    with _lock:
-        html = _kept.get(key)
-        if html is not None:
-            _kept.move_to_end(key)
-            return html
+    # A frame looks up a few dozen fragments, so a hit is kept cheap: the values in
+    # their call's order (a call site always passes them alike; another order is
+    # only another entry), one lookup, no lock (a single dict operation is atomic
+    # under the GIL), and no reordering: the oldest fragment goes first, not the
+    # least recently used (a fragment still in use is rendered once more).
+    key = (template, language, *values.items())
+    html = _kept.get(key)
+    if html is not None:
+        return html
     html = mark_safe(_render(template, values, language))  # a template's own (escaped) output
     with _lock:
         _kept[key] = html
@@ -69,16 +72,29 @@ def render(template: str, context: dict[str, Any], request: HttpRequest | None =
     return _render(template, context, get_language(), request)
 
 
+def render_each(templates: Iterable[str], context: dict[str, Any], language: str) -> Iterator[str]:
+    """Each of ``templates`` (live templates) rendered with one ``context``, in
+    ``language``: a frame's regions, with what they share looked up once."""
+    context = _with_words(context, language)
+    env = engines["jinja2"].env  # type: ignore[attr-defined]
+    for template in templates:
+        yield env.get_template(template).render(context)
+
+
 def _render(
     template: str, context: dict[str, Any], language: str, request: HttpRequest | None = None
 ) -> str:
-    # The language's catalog looked up once per render, not once per message
-    # (Django's gettext finds the active language in a context-local each time).
-    context = {**context, "language": language, **_words(trans_real.translation(language))}
+    context = _with_words(context, language)
     engine = engines["jinja2"]
     if request is None:  # straight to Jinja2: Django's wrapper costs as much as a small region
         return engine.env.get_template(template).render(context)  # type: ignore[attr-defined,no-any-return]
     return engine.get_template(template).render(context, request=request)
+
+
+def _with_words(context: dict[str, Any], language: str) -> dict[str, Any]:
+    # The language's catalog looked up once per render, not once per message
+    # (Django's gettext finds the active language in a context-local each time).
+    return {**context, "language": language, **_words(trans_real.translation(language))}
 
 
 @functools.lru_cache(maxsize=32)

@@ -95,3 +95,18 @@ def test_each_player_reads_you_on_their_own_log_lines(pairs_table: Table) -> Non
 
 def _who(log_html: str) -> list[str]:
     return [part.split("</span>")[0] for part in log_html.split('<span class="who">')[1:]]
+
+
+def test_a_process_keeps_so_many_fragments_and_drops_the_oldest_first(
+    monkeypatch: pytest.MonkeyPatch, rendered: Counter[str]
+) -> None:
+    monkeypatch.setattr(fragments, "KEEP", 3)
+    fragments.forget()
+    for n in range(5):  # five fragments: only the last three are kept
+        fragments.shared_html("games/_line.html", line=(), n=n)
+    assert rendered["games/_line.html"] == 5
+    fragments.shared_html("games/_line.html", line=(), n=4)  # kept, and used again
+    assert rendered["games/_line.html"] == 5
+    fragments.shared_html("games/_line.html", line=(), n=0)  # dropped: rendered again
+    assert rendered["games/_line.html"] == 6
+    assert len(fragments._kept) == 3
