@@ -3,6 +3,7 @@ where there is nothing to choose, the error pages and the new-table form."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -250,3 +251,28 @@ def test_the_profile_hides_an_xp_bar_with_no_xp(
     carla.xp = 150
     carla.save()
     assert "<progress" in client.get(reverse("accounts:me")).content.decode()
+
+
+def test_tiles_draw_their_pips_from_the_pages_one_set_of_pips(
+    anna: User, bruno: User, client: Client
+) -> None:
+    """A tile refers to the pips the table page draws once, so that a frame, which
+    carries tiles by the dozen, carries no drawing of a pip."""
+    table = _table_at(anna, bruno, _position("6|5,5|0", ["6|6", "4|3"], ["1|1", "2|2"]))
+    client.force_login(anna)
+    page = client.get(reverse("table", args=[table.code])).content.decode()
+    groups = dict(re.findall(r'<g id="(pips-[au]\d)">(.*?)</g>', page))
+    # each number from 1 to 6, standing and lying, drawn once with its own pips
+    assert sorted(groups) == sorted(f"pips-{o}{n}" for o in "au" for n in range(1, 7))
+    assert all(groups[f"pips-{o}{n}"].count("<circle") == n for o in "au" for n in range(1, 7))
+    assert page.count('class="pip-sprite"') == 1
+    six_five = page.split('aria-label="6|5"')[1].split("</svg>")[0]  # on the line, lying
+    assert re.findall(r'href="#(pips-\w+)"', six_five) == ["pips-a6", "pips-a5"]
+    six_six = page.split('aria-label="6|6"')[1].split("</svg>")[0]  # in anna's hand, standing
+    assert re.findall(r'href="#(pips-\w+)"', six_six) == ["pips-u6", "pips-u6"]
+    five_blank = page.split('aria-label="5|0"')[1].split("</svg>")[0]  # a blank half: no pips
+    assert re.findall(r'href="#(pips-\w+)"', five_blank) == ["pips-a5"]
+    tv = table_view(table=table, user=anna)
+    for region in ("games/_board.html", "games/_hand.html", "games/_log.html"):
+        html = render_to_string(region, {"tv": tv})
+        assert "<circle" not in html and "pip-sprite" not in html
