@@ -29,7 +29,7 @@ from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
 from games.models import Seat, Table
-from games.selectors import TableView, invitations_for, table_view
+from games.selectors import LogLine, TableView, invitations_for, table_view
 
 log = logging.getLogger("games")
 #: Invitations the home page's panel lists (games.views.home shows as many).
@@ -88,6 +88,8 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
 #: changed, each replacing its element by id.
 FLASH = "games/_flash.html"
 SEATS = "games/_seats.html"  # presence changes send this region alone
+LOG = "games/_log.html"
+LOG_ADDED = "games/_log_added.html"  # a move's new lines, on top of the log shown
 REGIONS = (
     FLASH,
     "games/_head.html",
@@ -97,7 +99,7 @@ REGIONS = (
     "games/_status.html",
     "games/_hand.html",
     "games/_scores.html",
-    "games/_log.html",
+    LOG,
 )
 
 
@@ -107,6 +109,7 @@ class TableConsumer(_ViewerConsumer):
     table_id: int  # set once the table is found; a connection without one is closed
     present_as: int | None = None  # the user counted present at the table by this socket
     shown_online: dict[int, bool]  # the others' presence as this screen last showed it
+    shown_log: tuple[int, tuple[LogLine, ...]] | None = None  # (hand, lines) on this screen
     heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -303,21 +306,42 @@ class TableConsumer(_ViewerConsumer):
         viewer's view and its regions are built here."""
         if everything:
             self.sent_regions.clear()
+            self.shown_log = None
         with translation.override(self.language):
             tv = table_view(
                 table=self.table_id, user=self.person, with_presence=True, at_least=at_least
             )
             self._remember_presence(tv)
+            log_added = self._log_added(tv)
+            regions = REGIONS if log_added is None else REGIONS[:-1]  # the log comes last
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
             context = {"tv": tv, "share_url": self.share_url, "user": self.person}
             changed = []
             for region, html in zip(
-                REGIONS, fragments.render_each(REGIONS, context, self.language), strict=True
+                regions, fragments.render_each(regions, context, self.language), strict=True
             ):
                 if self.sent_regions.get(region) != html:
                     self.sent_regions[region] = html
                     changed.append(html)
+            if log_added:
+                changed.append(log_added)
         return "".join(changed), tv.version
+
+    def _log_added(self, tv: TableView) -> str | None:
+        """The log's new lines, for the screen to put on top of the lines it shows
+        ("" if none), rather than the whole log again: a frame would carry a line
+        per move of the hand.  None: the log must be sent whole (another hand, a
+        line that changed, such as a draw counted with the one before)."""
+        shown, self.shown_log = self.shown_log, (tv.hand_number, tv.log) if tv.playing else None
+        if shown is None or self.shown_log is None or shown[0] != tv.hand_number or not shown[1]:
+            return None
+        added = len(tv.log) - len(shown[1])
+        if added < 0 or tv.log[added:] != shown[1]:  # the lines shown, below the new ones
+            return None
+        if not added:
+            return ""
+        self.sent_regions.pop(LOG, None)  # the screen's log is no longer the one last sent
+        return fragments.render(LOG_ADDED, {"lines": tv.log[:added]})
 
     def _render_seats(self) -> tuple[str, int]:
         with translation.override(self.language):

@@ -126,18 +126,28 @@ _REGION_START = re.compile(
 )
 
 
+_LOG_ADDED = re.compile(r'<ol hx-swap-oob="afterbegin:#log-events">(.*?)</ol>\n?', re.DOTALL)
+_LOG_EVENTS = '<ol class="events" id="log-events">'
+
+
 class Screen:
     """What a browser shows of a table page: each websocket frame replaces the
-    regions it carries (by id) and leaves the others as they were."""
+    regions it carries (by id) and leaves the others as they were; a move's new
+    log lines go on top of the log shown."""
 
     def __init__(self) -> None:
         self.regions: dict[str, str] = {}
 
     def apply(self, frame: str) -> str:
+        added = _LOG_ADDED.findall(frame)
+        frame = _LOG_ADDED.sub("", frame)
         starts = [(m.start(), m.group(1)) for m in _REGION_START.finditer(frame)]
         ends = [*starts[1:], (len(frame), "")]
         for (start, region), (end, _next) in zip(starts, ends, strict=True):
             self.regions[region] = frame[start:end]
+        for lines in added:
+            assert _LOG_EVENTS in self.regions["log"], "new log lines for a screen with no log"
+            self.regions["log"] = self.regions["log"].replace(_LOG_EVENTS, _LOG_EVENTS + lines)
         return self.html
 
     @property

@@ -86,11 +86,16 @@ def test_a_guest_plays_a_full_hand_against_the_computer(
         result = page.locator("#status .hand-result")
         assert result.locator(".revealed li").count() == 2  # every hand shown
         page.screenshot(path=artifacts / f"result-{name}.png", full_page=True)
-        # reloading loses nothing: the same result, the same version
+        # reloading loses nothing: the same result, the same version, the same log (each
+        # move's line was put on top of those shown; the page renders the log whole)
         version = table_version(page)
+        moves = page.locator("#log-events li").all_inner_texts()
+        assert len(moves) >= 4
         page.reload()
         page.wait_for_selector("#status .hand-result")
         assert table_version(page) >= version
+        if table_version(page) == version:  # the next hand not dealt in between
+            assert page.locator("#log-events li").all_inner_texts() == moves
         page.context.close()
     assert errors == []
 

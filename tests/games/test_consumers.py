@@ -16,13 +16,15 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from domino_site.asgi import application
-from games import constants, services
+from games import constants, fragments, services
 from games.engine import PRESETS, Tile
 from games.models import Move, Table
 from games.records import load_match
+from games.selectors import table_view
 from tests.fixtures import Screen
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -237,4 +239,42 @@ async def test_a_frame_carries_only_the_regions_that_changed() -> None:
     frame = await watcher.receive_from(timeout=5)
     assert 'data-version="3"' in frame and 'id="board"' in frame  # what changed
     assert 'id="hand"' not in frame and 'id="lobby"' not in frame  # what did not
+    await watcher.disconnect()
+
+
+@sync_to_async
+def log_on_a_new_page(table_id: int, user: User) -> str:
+    """The log region a page opened now would show ``user`` (in English)."""
+    with translation.override("en"):
+        tv = table_view(table=table_id, user=user)
+        return fragments.render("games/_log.html", {"tv": tv})
+
+
+async def test_a_move_sends_its_new_log_line_on_top_of_the_log_shown() -> None:
+    table, anna, bruno, carla = await new_friends_table(PRESETS["duello"])
+    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
+    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
+    watcher = await connect(f"/ws/table/{table.code}/", carla)
+    await frame_at_least(watcher, 2)
+    added = whole = 0
+    for version in range(2, 10):
+        match = await sync_to_async(load_match)(await sync_to_async(Table.objects.get)(pk=table.pk))
+        if match.round.over:
+            break
+        mover = anna if match.round.turn == 0 else bruno
+        await sync_to_async(services.move_submit)(
+            table_id=table.pk, user=mover, move=str(match.round.legal_moves()[0]), version=version
+        )
+        frame = await watcher.receive_from(timeout=5)
+        screen: Screen = watcher.screen  # type: ignore[attr-defined]
+        screen.apply(frame)
+        if 'id="log"' in frame:
+            whole += 1  # the first move (the log said "no moves yet"), or a draw counted in
+        else:
+            assert frame.count('hx-swap-oob="afterbegin:#log-events"') == 1
+            new_lines = frame.split('"afterbegin:#log-events">')[1].split("</ol>")[0]
+            assert new_lines.count("</li>") == 1  # the move's line alone, not the hand's
+            added += 1
+        assert screen.regions["log"] == await log_on_a_new_page(table.pk, carla)
+    assert whole >= 1 and added >= 3
     await watcher.disconnect()
