@@ -111,6 +111,26 @@ def new_friends_table(rules: Any) -> tuple[Table, User, User, User]:
     return table, anna, bruno, carla
 
 
+async def started_duello() -> tuple[Table, User, User, User]:
+    """anna and bruno at a duello just started (version 2); carla free to watch."""
+    table, anna, bruno, carla = await new_friends_table(PRESETS["duello"])
+    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
+    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
+    return table, anna, bruno, carla
+
+
+@sync_to_async
+def play_the_first_legal_move(table: Table, players: tuple[User, User], version: int) -> bool:
+    """The seat to play plays its first legal move; False when the hand is over."""
+    match = load_match(Table.objects.get(pk=table.pk))
+    if match.round.over:
+        return False
+    mover = players[match.round.turn]
+    move = str(match.round.legal_moves()[0])
+    services.move_submit(table_id=table.pk, user=mover, move=move, version=version)
+    return True
+
+
 async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_leaks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -162,9 +182,7 @@ async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_l
 
 
 async def test_a_refused_command_gets_a_message_and_changes_nothing() -> None:
-    table, anna, bruno, _carla = await new_friends_table(PRESETS["duello"])
-    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
-    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
+    table, anna, _bruno, _carla = await started_duello()
     comm = await connect(f"/ws/table/{table.code}/", anna)
     await frame_at_least(comm, 0)
     version = await current_version(table.pk)
@@ -225,17 +243,11 @@ async def test_frames_speak_the_players_chosen_language() -> None:
 
 
 async def test_a_frame_carries_only_the_regions_that_changed() -> None:
-    table, anna, bruno, carla = await new_friends_table(PRESETS["duello"])
-    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
-    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
+    table, anna, bruno, carla = await started_duello()
     watcher = await connect(f"/ws/table/{table.code}/", carla)
     first = await watcher.receive_from(timeout=5)
     assert 'id="hand"' in first and 'id="lobby"' in first  # on connect: the whole table
-    match = await sync_to_async(load_match)(await sync_to_async(Table.objects.get)(pk=table.pk))
-    mover = anna if match.round.turn == 0 else bruno
-    await sync_to_async(services.move_submit)(
-        table_id=table.pk, user=mover, move=str(match.round.legal_moves()[0]), version=2
-    )
+    assert await play_the_first_legal_move(table, (anna, bruno), 2)
     frame = await watcher.receive_from(timeout=5)
     assert 'data-version="3"' in frame and 'id="board"' in frame  # what changed
     assert 'id="hand"' not in frame and 'id="lobby"' not in frame  # what did not
@@ -251,20 +263,13 @@ def log_on_a_new_page(table_id: int, user: User) -> str:
 
 
 async def test_a_move_sends_its_new_log_line_on_top_of_the_log_shown() -> None:
-    table, anna, bruno, carla = await new_friends_table(PRESETS["duello"])
-    await sync_to_async(services.table_join)(table_id=table.pk, user=bruno, version=0)
-    await sync_to_async(services.table_start)(table_id=table.pk, by=anna, version=1)
+    table, anna, bruno, carla = await started_duello()
     watcher = await connect(f"/ws/table/{table.code}/", carla)
     await frame_at_least(watcher, 2)
     added = whole = 0
     for version in range(2, 10):
-        match = await sync_to_async(load_match)(await sync_to_async(Table.objects.get)(pk=table.pk))
-        if match.round.over:
+        if not await play_the_first_legal_move(table, (anna, bruno), version):
             break
-        mover = anna if match.round.turn == 0 else bruno
-        await sync_to_async(services.move_submit)(
-            table_id=table.pk, user=mover, move=str(match.round.legal_moves()[0]), version=version
-        )
         frame = await watcher.receive_from(timeout=5)
         screen: Screen = watcher.screen  # type: ignore[attr-defined]
         screen.apply(frame)
