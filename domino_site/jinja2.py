@@ -106,7 +106,7 @@ def environment(**options: Any) -> Environment:
         hand_tile=markup.hand_tile,
         placed_tile=markup.placed_tile,
         small_tile=markup.small_tile,
-        pip_sprite=markup.pip_sprite,
+        tile_sprite=markup.tile_sprite,
         seat_box=markup.seat_box,
         log_lines=markup.log_lines,
         preset_title=markup.preset_title,

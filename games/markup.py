@@ -42,17 +42,33 @@ def _pip_id(number: int, across: bool) -> str:
     return f"pips-{'a' if across else 'u'}{number}"
 
 
+#: A tile's face and the bar between its halves, lying (flat) and standing
+#: (upright).  Their colours are CSS variables, which reach a ``<use>`` copy where
+#: the page's selectors do not (``.placed.last`` sets them for the tile just played).
+_FACE = 'style="fill: var(--tile-face); stroke: var(--tile-edge); stroke-width: 4"'
+_BAR = 'style="stroke: var(--tile-bar); stroke-width: 4; stroke-linecap: round"'
+_BODIES = {
+    "flat": f'<rect x="3" y="3" width="194" height="94" rx="14" {_FACE}/>'
+    f'<line x1="100" y1="14" x2="100" y2="86" {_BAR}/>',
+    "upright": f'<rect x="3" y="3" width="94" height="194" rx="14" {_FACE}/>'
+    f'<line x1="14" y1="100" x2="86" y2="100" {_BAR}/>',
+}
+
+
 @functools.lru_cache(maxsize=1)
-def pip_sprite() -> SafeString:
-    """The pips of each number, drawn once on the table page: a tile refers to them
-    (``<use>``) rather than drawing its own circles, which made a tile 600 bytes and
-    the tiles most of a frame's bytes."""
+def tile_sprite() -> SafeString:
+    """The tiles' bodies and the pips of each number, drawn once on the table page: a
+    tile refers to them (``<use>``) rather than drawing its own, which made a tile
+    600 bytes and the tiles most of a frame's bytes."""
+    bodies = "".join(f'<g id="tile-{kind}">{body}</g>' for kind, body in _BODIES.items())
     groups = "".join(
         f'<g id="{_pip_id(n, across)}">{_pips(n, across)}</g>'
         for across in (False, True)
         for n in range(1, 7)
     )
-    return mark_safe(f'<svg class="pip-sprite" aria-hidden="true"><defs>{groups}</defs></svg>')
+    return mark_safe(
+        f'<svg class="tile-sprite" aria-hidden="true"><defs>{bodies}{groups}</defs></svg>'
+    )
 
 
 def _half(number: int, dx: int, dy: int, across: bool) -> str:
@@ -64,21 +80,16 @@ def _half(number: int, dx: int, dy: int, across: bool) -> str:
 
 @functools.lru_cache(maxsize=512)  # 28 tiles, a few sizes and turns
 def tile_svg(first: int, second: int, *, upright: bool, css: str = "") -> SafeString:
-    """A tile with ``first`` on the left (or top, when ``upright``); its pips are
-    the page's ``pip_sprite``."""
+    """A tile with ``first`` on the left (or top, when ``upright``): the page's
+    ``tile_sprite`` draws its body and its pips."""
     if upright:
-        box, bar = "0 0 100 200", '<line x1="14" y1="100" x2="86" y2="100"/>'
-        pips = _half(first, 0, 0, False) + _half(second, 0, 100, False)
+        box, pips = "0 0 100 200", _half(first, 0, 0, False) + _half(second, 0, 100, False)
     else:
-        box, bar = "0 0 200 100", '<line x1="100" y1="14" x2="100" y2="86"/>'
-        pips = _half(first, 0, 0, True) + _half(second, 100, 0, True)
+        box, pips = "0 0 200 100", _half(first, 0, 0, True) + _half(second, 100, 0, True)
     kind = "upright" if upright else "flat"
-    label = f"{first}|{second}"
     return mark_safe(
-        f'<svg class="tile {kind} {css}" viewBox="{box}" role="img" aria-label="{label}">'
-        f'<rect class="face" x="3" y="3" width="{194 if not upright else 94}" '
-        f'height="{94 if not upright else 194}" rx="14"/>'
-        f'<g class="bar">{bar}</g><g class="pips">{pips}</g></svg>'
+        f'<svg class="tile {kind} {css}" viewBox="{box}" role="img" aria-label="{first}|{second}">'
+        f'<use href="#tile-{kind}"/><g class="pips">{pips}</g></svg>'
     )
 
 

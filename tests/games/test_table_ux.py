@@ -253,26 +253,33 @@ def test_the_profile_hides_an_xp_bar_with_no_xp(
     assert "<progress" in client.get(reverse("accounts:me")).content.decode()
 
 
-def test_tiles_draw_their_pips_from_the_pages_one_set_of_pips(
+def test_tiles_are_drawn_from_the_pages_one_set_of_bodies_and_pips(
     anna: User, bruno: User, client: Client
 ) -> None:
-    """A tile refers to the pips the table page draws once, so that a frame, which
-    carries tiles by the dozen, carries no drawing of a pip."""
+    """A tile refers to the body and the pips the table page draws once, so that a
+    frame, which carries tiles by the dozen, draws none of them."""
     table = _table_at(anna, bruno, _position("6|5,5|0", ["6|6", "4|3"], ["1|1", "2|2"]))
     client.force_login(anna)
     page = client.get(reverse("table", args=[table.code])).content.decode()
-    groups = dict(re.findall(r'<g id="(pips-[au]\d)">(.*?)</g>', page))
+    assert page.count('class="tile-sprite"') == 1
+    groups = dict(re.findall(r'<g id="((?:pips|tile)-\w+)">(.*?)</g>', page))
     # each number from 1 to 6, standing and lying, drawn once with its own pips
-    assert sorted(groups) == sorted(f"pips-{o}{n}" for o in "au" for n in range(1, 7))
+    pips = sorted(f"pips-{o}{n}" for o in "au" for n in range(1, 7))
+    assert sorted(groups) == sorted([*pips, "tile-flat", "tile-upright"])
     assert all(groups[f"pips-{o}{n}"].count("<circle") == n for o in "au" for n in range(1, 7))
-    assert page.count('class="pip-sprite"') == 1
-    six_five = page.split('aria-label="6|5"')[1].split("</svg>")[0]  # on the line, lying
-    assert re.findall(r'href="#(pips-\w+)"', six_five) == ["pips-a6", "pips-a5"]
-    six_six = page.split('aria-label="6|6"')[1].split("</svg>")[0]  # in anna's hand, standing
-    assert re.findall(r'href="#(pips-\w+)"', six_six) == ["pips-u6", "pips-u6"]
-    five_blank = page.split('aria-label="5|0"')[1].split("</svg>")[0]  # a blank half: no pips
-    assert re.findall(r'href="#(pips-\w+)"', five_blank) == ["pips-a5"]
+    for body in ("tile-flat", "tile-upright"):  # a face and a bar, coloured by the page's CSS
+        assert groups[body].count("<rect") == 1 and groups[body].count("<line") == 1
+        assert "var(--tile-face)" in groups[body]
+
+    def drawn_from(label: str) -> list[str]:
+        return re.findall(
+            r'href="#([\w-]+)"', page.split(f'aria-label="{label}"')[1].split("</svg>")[0]
+        )
+
+    assert drawn_from("6|5") == ["tile-flat", "pips-a6", "pips-a5"]  # on the line, lying
+    assert drawn_from("6|6") == ["tile-upright", "pips-u6", "pips-u6"]  # in anna's hand
+    assert drawn_from("5|0") == ["tile-flat", "pips-a5"]  # a blank half: no pips
     tv = table_view(table=table, user=anna)
     for region in ("games/_board.html", "games/_hand.html", "games/_log.html"):
         html = render_to_string(region, {"tv": tv})
-        assert "<circle" not in html and "pip-sprite" not in html
+        assert "<circle" not in html and "<rect" not in html and "tile-sprite" not in html
