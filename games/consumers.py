@@ -101,6 +101,8 @@ REGIONS = (
     "games/_scores.html",
     LOG,
 )
+#: The regions rendered whole when the log is sent as its new lines alone.
+REGIONS_BUT_LOG = tuple(region for region in REGIONS if region != LOG)
 
 
 class TableConsumer(_ViewerConsumer):
@@ -313,7 +315,7 @@ class TableConsumer(_ViewerConsumer):
             )
             self._remember_presence(tv)
             log_added = self._log_added(tv)
-            regions = REGIONS if log_added is None else REGIONS[:-1]  # the log comes last
+            regions = REGIONS if log_added is None else REGIONS_BUT_LOG
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
             context = {"tv": tv, "share_url": self.share_url, "user": self.person}
             changed = []
