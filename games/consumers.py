@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
 from accounts.models import User
-from games import constants, fragments, live, presence, socket_limits, states
+from games import constants, fragments, live, markup, presence, socket_limits, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
@@ -89,7 +89,6 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
 FLASH = "games/_flash.html"
 SEATS = "games/_seats.html"  # presence changes send this region alone
 LOG = "games/_log.html"
-LOG_ADDED = "games/_log_added.html"  # a move's new lines, on top of the log shown
 REGIONS = (
     FLASH,
     "games/_head.html",
@@ -343,7 +342,7 @@ class TableConsumer(_ViewerConsumer):
         if not added:
             return ""
         self.sent_regions.pop(LOG, None)  # the screen's log is no longer the one last sent
-        return fragments.render(LOG_ADDED, {"lines": tv.log[:added]})
+        return markup.new_log_lines(tv.log[:added])
 
     def _render_seats(self) -> tuple[str, int]:
         with translation.override(self.language):

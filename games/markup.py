@@ -14,7 +14,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from games.engine import Placed, Tile
-from games.fragments import shared
+from games.fragments import shared, shared_html
 from games.presets import PRESET_INFO
 from games.selectors import LogLine, SeatInfo, TableView
 
@@ -137,27 +137,49 @@ def whole_seconds(ms: int) -> int:
 
 @pass_context
 def seat_box(context: Context, seat: SeatInfo, tv: TableView) -> SafeString:
-    """A seat's box at the table, shared by every screen that shows it alike: only its
-    turn's countdown and the host's stand-in button (which sends the version) vary."""
-    clock_ms = ms_until(tv.turn_ends_at) if seat.is_turn and tv.turn_ends_at else None
-    stand_in = (
+    """A seat's box at the table.  Its parts are shared fragments, each rendered once per
+    process for what it shows: the label (alike on every screen that names the seat
+    alike), the turn mark (by who plays, with the turn's countdown), the host's stand-in
+    button (which sends the version).  Only the box around them is this screen's: its
+    place at the table, "you", "partner"; built here, since a box rendered whole for
+    every screen was a render per screen for each seat that changed."""
+    parts = [shared(context, "games/_seat_label.html", seat=seat.label)]
+    if seat.is_turn:
+        who = "you" if seat.is_you else "bot" if seat.is_bot else "person"
+        clock_ms = ms_until(tv.turn_ends_at) if tv.turn_ends_at else None
+        parts.append(shared(context, "games/_turn_mark.html", who=who, clock_ms=clock_ms))
+    if (
         tv.is_host
         and tv.table.mode == "friends"
         and not (seat.is_you or seat.is_bot or seat.is_away or seat.is_free)
+    ):
+        parts.append(shared(context, "games/_stand_in.html", seat=seat.number, version=tv.version))
+    classes = "".join(
+        (
+            f"seat pos-{seat.position}",
+            " turn" if seat.is_turn else "",
+            " you" if seat.is_you else "",
+            " partner" if seat.is_partner else "",
+        )
     )
-    return shared(
-        context,
-        "games/_seat.html",
-        seat=seat,
-        clock_ms=clock_ms,
-        standin_version=tv.version if stand_in else None,
-    )
+    inside = "\n    ".join(parts)
+    return mark_safe(f'<div class="{classes}" data-seat="{seat.number}">\n    {inside}\n  </div>')
+
+
+LOG_LINE = "games/_log_line.html"
 
 
 @pass_context
 def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
     """The log's lines, each rendered once per process (a new move adds one)."""
-    return mark_safe("".join(shared(context, "games/_log_line.html", line=line) for line in lines))
+    return mark_safe("".join(shared(context, LOG_LINE, line=line) for line in lines))
+
+
+def new_log_lines(lines: tuple[LogLine, ...]) -> SafeString:
+    """A frame's new log lines (current language), for the screen to put on top of
+    the lines it shows: htmx's out-of-band ``afterbegin`` into the log's list."""
+    html = "".join(shared_html(LOG_LINE, line=line) for line in lines)
+    return mark_safe(f'<ol hx-swap-oob="afterbegin:#log-events">{html}</ol>')
 
 
 def preset_title(preset: str) -> str:
