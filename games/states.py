@@ -116,11 +116,15 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
 def remembered_at(table: Table) -> TableState | None:
     """The state this process remembers of ``table`` at exactly its version, if any
     (no query; the writer holds the table's row lock, so nothing newer exists)."""
+    state = held(table.pk, table.version)
+    return None if state is None or state.table.code != table.code else state
+
+
+def held(table_id: int, version: int) -> TableState | None:
+    """The state this process remembers of the table at exactly ``version``, if any (no query)."""
     with _lock:
-        state = _latest.get(table.pk)
-    if state is None or state.version != table.version or state.table.code != table.code:
-        return None
-    return state
+        state = _latest.get(table_id)
+    return state if state is not None and state.version == version else None
 
 
 def seats_to_play(table: Table) -> list[Seat] | None:

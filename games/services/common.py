@@ -15,6 +15,9 @@ while any of these locks is held.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
+
 from django.utils.translation import gettext as _
 
 from games import live, states
@@ -25,6 +28,24 @@ from games.models import Table
 def locked_table(table_id: int) -> Table:
     """The table, row-locked until the transaction ends (one writer per table)."""
     return Table.objects.select_for_update().get(pk=table_id)
+
+
+def locked_table_at(table_id: int, version: int) -> Table:
+    """``locked_table`` for a command decided on ``version``, without reading the row
+    when this process holds the table at that version (its viewers read it): an UPDATE
+    that matches the row only at that version, changing nothing, takes the row's lock
+    and checks the version in one statement, and the held table is used (a private
+    copy: it equals the row, since every change to a table moves its version).  Else
+    (not held, or the table moved on) the row is read under the lock, for
+    ``check_version`` to refuse a stale command as before.  The caller saves only the
+    fields it changed (``bump_version``'s ``fields``), never the whole copy."""
+    held = states.held(table_id, version)
+    # the code too: a test's rolled-back table may leave its id to another
+    if held is not None and Table.objects.filter(
+        pk=table_id, version=version, code=held.table.code
+    ).update(version=version):
+        return copy.copy(held.table)
+    return locked_table(table_id)
 
 
 def check_version(table: Table, version: int) -> None:
@@ -39,11 +60,12 @@ def table_changed(table: Table) -> None:
     announce_change(table)
 
 
-def bump_version(table: Table, *, only_version: bool = False) -> None:
+def bump_version(table: Table, *, fields: Iterable[str] | None = None) -> None:
     """Save the table at its next version (every change to a table does, in its transaction).
-    ``only_version``: nothing else of the table's row changed (a move inside a match)."""
+    ``fields``: the only others of the table's row that changed (none for a move inside
+    a match); None saves them all."""
     table.version += 1
-    table.save(update_fields=["version"] if only_version else None)
+    table.save(update_fields=None if fields is None else ["version", *fields])
 
 
 def announce_change(table: Table, state: states.TableState | None = None) -> None:

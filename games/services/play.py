@@ -42,7 +42,14 @@ from games.models import Deadline, Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 
-from .common import announce_change, bump_version, check_version, locked_table, table_changed
+from .common import (
+    announce_change,
+    bump_version,
+    check_version,
+    locked_table,
+    locked_table_at,
+    table_changed,
+)
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
 PLAY_KINDS = (Deadline.Kind.BOT_MOVE, Deadline.Kind.TURN_CLOCK, Deadline.Kind.NEXT_HAND)
@@ -107,7 +114,7 @@ def _next_version(
     """Save the table at its next version with the play deadline that now comes next
     (``before``: the state held at the locked version, if any); returns that deadline.
     Until the match is over a move changes nothing else of the table's row."""
-    bump_version(table, only_version=not match.over)
+    bump_version(table, fields=("status", "winners", "finished_at") if match.over else ())
     return schedule(table, match, seats, now, known=before.deadlines if before else None)
 
 
@@ -203,7 +210,7 @@ def _present(seat: Seat) -> None:
 @transaction.atomic
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
-    table = locked_table(table_id)
+    table = locked_table_at(table_id, version)
     seats = states.seats_to_play(table) or _seats(table)
     seat = _your_seat(table, seats, user)
     check_version(table, version)

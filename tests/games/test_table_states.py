@@ -199,7 +199,8 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
 def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone(
     friends_table: Table,
 ) -> None:
-    """Held state, no deadline to replace: the lock, the move, the version, nothing else."""
+    """Held state, no deadline to replace: the lock, the move, the version, nothing else.
+    The lock reads nothing: an UPDATE matching the row only at the version the player saw."""
     match = load_match(friends_table)
     player = seat_user(friends_table, match.round.turn)
     table_view(table=friends_table.pk, user=player)  # the state at this version is held
@@ -213,12 +214,15 @@ def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone
     statements = [q["sql"].split()[0] for q in queries.captured_queries]
     assert statements[statements.index("BEGIN") :] == [
         "BEGIN",
-        "SELECT",
+        "UPDATE",
         "INSERT",
         "UPDATE",
         "COMMIT",
     ]
-    update = next(q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE"))
-    assert update.startswith('UPDATE "games_table" SET "version" = ') and "status" not in update
+    lock, bump = (q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE"))
+    version = version_of(friends_table)
+    assert lock.startswith(f'UPDATE "games_table" SET "version" = {version - 1} WHERE')
+    assert f'"version" = {version - 1}' in lock.split("WHERE")[1]
+    assert bump.startswith('UPDATE "games_table" SET "version" = ') and "status" not in bump
     friends_table.refresh_from_db()
     assert friends_table.status == Table.Status.PLAYING and friends_table.started_at is not None

@@ -1,0 +1,101 @@
+"""A move locks its table without reading it when this process holds the version the
+player saw: one UPDATE matching the row only at that version (the statements are in
+test_table_states).  The version is still checked, the match's end still saved, and
+two moves at once still make one move."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connections
+
+from games import services, states
+from games.errors import GameError
+from games.models import Move, Table
+from games.records import load_match
+from tests.fixtures import seat_user
+from tests.games.test_worker import postgres_only, two_workers
+
+
+def _the_move_on_turn(table: Table) -> tuple[int, str]:
+    match = load_match(table)
+    return match.round.turn, str(match.round.legal_moves()[0])
+
+
+def test_a_move_at_a_version_held_here_but_left_elsewhere_is_refused_as_stale(
+    friends_table: Table,
+) -> None:
+    states.table_state(friends_table.pk)  # this process holds version v …
+    version = friends_table.version
+    # … and another process moved the table on (its change reaches here later)
+    Table.objects.filter(pk=friends_table.pk).update(version=version + 1)
+    turn, move = _the_move_on_turn(friends_table)
+    with pytest.raises(GameError) as refused:
+        services.move_submit(
+            table_id=friends_table.pk,
+            user=seat_user(friends_table, turn),
+            move=move,
+            version=version,
+        )
+    assert refused.value.stale
+    assert not Move.objects.filter(hand__table=friends_table).exists()
+    assert Table.objects.get(pk=friends_table.pk).version == version + 1
+
+
+def test_the_move_that_ends_a_match_saves_its_result_when_the_table_was_not_read(
+    friends_table: Table,
+) -> None:
+    """The held table is a copy: the move that ends the match saves what it changed."""
+    Table.objects.filter(pk=friends_table.pk).update(target=50)  # a short match
+    states.forget(friends_table.pk)
+    for _ in range(500):
+        table = Table.objects.get(pk=friends_table.pk)
+        if table.status != Table.Status.PLAYING:
+            break
+        states.table_state(table.pk)  # as the players' screens read it
+        match = load_match(table)
+        if match.round.over:  # a tied hand scores nothing: both press "next hand"
+            for seat in table.seats.filter(ready=False):
+                assert seat.user is not None
+                services.hand_next(
+                    table_id=table.pk,
+                    user=seat.user,
+                    version=Table.objects.get(pk=table.pk).version,
+                )
+            continue
+        services.move_submit(
+            table_id=table.pk,
+            user=seat_user(table, match.round.turn),
+            move=str(match.round.legal_moves()[0]),
+            version=table.version,
+        )
+    finished = Table.objects.get(pk=friends_table.pk)
+    assert finished.status == Table.Status.FINISHED
+    assert finished.winners and finished.finished_at is not None
+    assert finished.target == 50
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_the_same_move_sent_twice_at_once_is_played_once(friends_table: Table) -> None:
+    states.table_state(friends_table.pk)  # both requests find the version held
+    turn, move = _the_move_on_turn(friends_table)
+    version = friends_table.version
+    player = seat_user(friends_table, turn)
+    refused: list[GameError] = []
+    lock = threading.Lock()
+
+    def send() -> None:
+        try:
+            services.move_submit(table_id=friends_table.pk, user=player, move=move, version=version)
+        except GameError as error:
+            with lock:
+                refused.append(error)
+        finally:
+            connections.close_all()
+
+    two_workers(send)
+    assert len(refused) == 1 and refused[0].stale
+    assert Move.objects.filter(hand__table=friends_table).count() == 1
+    assert Table.objects.get(pk=friends_table.pk).version == version + 1
