@@ -3,6 +3,10 @@
 It starts from the engine's ``PlayerView`` for the viewer's seat (or a
 spectator's, who holds no tiles), so nothing it returns can hold another
 hand's tiles or the boneyard's while a hand is being played.
+
+A view's parts are NamedTuples: immutable and hashable like frozen dataclasses
+(shared fragments are keyed by them), but built, hashed and compared in C — a
+frame builds a few dozen of them for every viewer at every version.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
@@ -29,8 +34,7 @@ _POSITIONS = {
 }
 
 
-@dataclass(frozen=True)
-class SeatInfo:
+class SeatInfo(NamedTuple):
     number: int
     name: str
     is_bot: bool
@@ -67,8 +71,7 @@ class SeatInfo:
         )
 
 
-@dataclass(frozen=True)
-class SeatLabel:
+class SeatLabel(NamedTuple):
     name: str
     is_bot: bool
     bot_level: str
@@ -81,8 +84,7 @@ class SeatLabel:
     tiles: int | None
 
 
-@dataclass(frozen=True)
-class HandTile:
+class HandTile(NamedTuple):
     """A tile of the viewer's hand and the moves it allows now."""
 
     tile: Tile
@@ -98,19 +100,17 @@ class HandTile:
         return self.moves[0][1] if len(self.moves) == 1 else None
 
 
-@dataclass(frozen=True)
-class LogLine:
+class LogLine(NamedTuple):
     name: str
     kind: str  # "play", "draw", "pass"
     tile: Tile | None
     end: str
-    count: int
+    draws: int  # a draw's line: the seat's draws in a row
     ends: tuple[int, int] | None
     actor: str = "person"  # who made the move: Move.Actor (the clock, a stand-in bot…)
 
 
-@dataclass(frozen=True)
-class LastMove:
+class LastMove(NamedTuple):
     """The hand's latest move, for the table to highlight and animate."""
 
     seat: int
@@ -120,32 +120,28 @@ class LastMove:
     key: str  # "<hand>-<ply>": a new key is a new move
 
 
-@dataclass(frozen=True)
-class SideScore:
+class SideScore(NamedTuple):
     names: str
     points: int
     is_yours: bool
     won: bool
 
 
-@dataclass(frozen=True)
-class RevealedHand:
+class RevealedHand(NamedTuple):
     name: str
     tiles: tuple[Tile, ...]
     pips: int
     won: bool
 
 
-@dataclass(frozen=True)
-class HandSummary:
+class HandSummary(NamedTuple):
     number: int
     winners: str
     points: int
     reason: str
 
 
-@dataclass(frozen=True)
-class TableView:
+class TableView(NamedTuple):
     table: Table
     rules: Rules
     version: int
@@ -393,7 +389,7 @@ def _log_lines(player: PlayerView, names: dict[int, str], actors: tuple[str, ...
         if isinstance(move, Draw):
             last = lines[-1] if lines else None
             if last and last.kind == "draw" and last.name == names[event.seat]:
-                lines[-1] = LogLine(last.name, "draw", None, "", last.count + 1, last.ends)
+                lines[-1] = LogLine(last.name, "draw", None, "", last.draws + 1, last.ends)
                 continue
             lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends, actor))
         elif isinstance(move, Pass):

@@ -106,7 +106,7 @@ def test_consecutive_draws_show_as_one_line_with_a_count(anna: User, bruno: User
         services.move_submit(table_id=table.pk, user=user, move=move, version=table.version)
         table.refresh_from_db()
     lines = table_view(table=table, user=anna).log
-    assert [(line.kind, line.count) for line in lines] == [("draw", 3), ("play", 0)]
+    assert [(line.kind, line.draws) for line in lines] == [("draw", 3), ("play", 0)]
     assert lines[0].ends == (6, 6)
 
 
