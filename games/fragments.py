@@ -6,8 +6,7 @@ partial template with exactly the values it is given, so its HTML can only
 depend on them (and on the language), and keeps the result per process keyed
 by those values: the second viewer of a version, and every later version that
 shows the same line or the same log line, reuse it.  Values must be hashable
-(ints, strings, tuples, such as the
-views' NamedTuples).
+(ints, strings, tuples such as the views' NamedTuples).
 
 The table's live templates (``templates/live/``) are Jinja2, rendered here
 straight from that engine: they are rendered for every viewer at every version.
