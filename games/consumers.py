@@ -100,8 +100,11 @@ REGIONS = (
     "games/_scores.html",
     LOG,
 )
-#: The regions rendered whole when the log is sent as its new lines alone.
-REGIONS_BUT_LOG = tuple(region for region in REGIONS if region != LOG)
+#: The regions a view renders for its viewer; its flash region is the empty toast (a
+#: new view clears a note), the same for every screen in a language: shared.
+VIEW_REGIONS = tuple(region for region in REGIONS if region != FLASH)
+#: The same when the log is sent as its new lines alone.
+VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
 
 
 class TableConsumer(_ViewerConsumer):
@@ -314,13 +317,15 @@ class TableConsumer(_ViewerConsumer):
             )
             self._remember_presence(tv)
             log_added = self._log_added(tv)
-            regions = REGIONS if log_added is None else REGIONS_BUT_LOG
+            regions = VIEW_REGIONS if log_added is None else VIEW_REGIONS_BUT_LOG
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
             context = {"tv": tv, "share_url": self.share_url, "user": self.person}
+            htmls = (
+                fragments.shared_html(FLASH),
+                *fragments.render_each(regions, context, self.language),
+            )
             changed = []
-            for region, html in zip(
-                regions, fragments.render_each(regions, context, self.language), strict=True
-            ):
+            for region, html in zip((FLASH, *regions), htmls, strict=True):
                 if self.sent_regions.get(region) != html:
                     self.sent_regions[region] = html
                     changed.append(html)

@@ -283,3 +283,23 @@ async def test_a_move_sends_its_new_log_line_on_top_of_the_log_shown() -> None:
         assert screen.regions["log"] == await log_on_a_new_page(table.pk, carla)
     assert whole >= 1 and added >= 3
     await watcher.disconnect()
+
+
+async def test_an_error_note_is_cleared_by_the_next_move_shown() -> None:
+    table, anna, bruno, _carla = await started_duello()
+    path = f"/ws/table/{table.code}/"
+    screens = {anna: await connect(path, anna), bruno: await connect(path, bruno)}
+    for communicator in screens.values():
+        await frame_at_least(communicator, 2)
+    match = await sync_to_async(load_match)(table)
+    waiting = (anna, bruno)[1 - match.round.turn]
+    await screens[waiting].send_json_to({"action": "move", "move": "draw", "version": 2})
+    screen: Screen = screens[waiting].screen  # type: ignore[attr-defined]
+    while '<p class="flash' not in screen.regions["flash"]:  # after any frame already on its way
+        screen.apply(await screens[waiting].receive_from(timeout=5))
+    assert "not your turn" in screen.regions["flash"]
+    await play_the_first_legal_move(table, (anna, bruno), 2)
+    await frame_at_least(screens[waiting], 3)
+    assert '<p class="flash' not in screen.regions["flash"]  # the next view cleared it
+    for communicator in screens.values():
+        await communicator.disconnect()
