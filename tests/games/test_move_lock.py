@@ -5,16 +5,13 @@ two moves at once still make one move."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connections
 
 from games import services, states
 from games.errors import GameError
 from games.models import Move, Table
 from games.records import load_match
-from tests.fixtures import seat_user
+from tests.fixtures import play_a_legal_move, seat_user, version_of
 from tests.games.test_worker import postgres_only, two_workers
 
 
@@ -58,18 +55,9 @@ def test_the_move_that_ends_a_match_saves_its_result_when_the_table_was_not_read
         if match.round.over:  # a tied hand scores nothing: both press "next hand"
             for seat in table.seats.filter(ready=False):
                 assert seat.user is not None
-                services.hand_next(
-                    table_id=table.pk,
-                    user=seat.user,
-                    version=Table.objects.get(pk=table.pk).version,
-                )
+                services.hand_next(table_id=table.pk, user=seat.user, version=version_of(table))
             continue
-        services.move_submit(
-            table_id=table.pk,
-            user=seat_user(table, match.round.turn),
-            move=str(match.round.legal_moves()[0]),
-            version=table.version,
-        )
+        play_a_legal_move(table)
     finished = Table.objects.get(pk=friends_table.pk)
     assert finished.status == Table.Status.FINISHED
     assert finished.winners and finished.finished_at is not None
@@ -84,16 +72,12 @@ def test_the_same_move_sent_twice_at_once_is_played_once(friends_table: Table) -
     version = friends_table.version
     player = seat_user(friends_table, turn)
     refused: list[GameError] = []
-    lock = threading.Lock()
 
-    def send() -> None:
+    def send() -> None:  # on its own connection (two_workers)
         try:
             services.move_submit(table_id=friends_table.pk, user=player, move=move, version=version)
         except GameError as error:
-            with lock:
-                refused.append(error)
-        finally:
-            connections.close_all()
+            refused.append(error)
 
     two_workers(send)
     assert len(refused) == 1 and refused[0].stale
