@@ -106,9 +106,10 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
         if state.table.status != Table.Status.PLAYING:
             continue  # this match is over: the other tables go on
         current = state.rounds[-1]
-        if current.over:
+        if current.over:  # the next player not yet ready says so (the last one deals)
             data: dict[str, object] = {"action": "next", "version": state.version}
-            player = players[0]
+            seat = next(s for s in sorted(state.seats, key=lambda s: s.number) if not s.ready)
+            player = players[seat.number]
         else:
             move = rng.choice(current.legal_moves())
             data = {"action": "move", "move": str(move), "version": state.version}
