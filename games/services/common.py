@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
+from domino_site import statements
 from games import live, states
 from games.errors import GameError
 from games.models import Table
@@ -41,9 +42,9 @@ def locked_table_at(table_id: int, version: int) -> Table:
     fields it changed (``bump_version``'s ``fields``), never the whole copy."""
     held = states.held(table_id, version)
     # the code too: a test's rolled-back table may leave its id to another
-    if held is not None and Table.objects.filter(
-        pk=table_id, version=version, code=held.table.code
-    ).update(version=version):
+    if held is not None and statements.update(
+        Table, {"pk": table_id, "version": version, "code": held.table.code}, version=version
+    ):
         return copy.copy(held.table)
     return locked_table(table_id)
 
@@ -65,7 +66,12 @@ def bump_version(table: Table, *, fields: Iterable[str] | None = None) -> None:
     ``fields``: the only others of the table's row that changed (none for a move inside
     a match); None saves them all."""
     table.version += 1
-    table.save(update_fields=None if fields is None else ["version", *fields])
+    if fields is None:
+        table.save()
+    else:  # the hot path (a move, a player ready): no compiling of the statement
+        statements.update(
+            Table, {"pk": table.pk}, **{f: getattr(table, f) for f in ("version", *fields)}
+        )
 
 
 def announce_change(table: Table, state: states.TableState | None = None) -> None:

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from domino_site import statements
 from games import signals, states
 from games.constants import (
     ABANDONED_AFTER_HOURS,
@@ -149,8 +150,8 @@ def _record(
     before = states.remembered_at(table)  # the state at the locked version, if held
     hand = _current_hand(table, match, before)
     played = current.moves  # as the engine logged it: an opening is always on the left
-    StoredMove.objects.create(
-        hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor
+    statements.insert(
+        StoredMove(hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor)
     )
     now = timezone.now()
     if current.result is not None:
@@ -336,7 +337,7 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     """A seated player is ready for the next hand; it is dealt once every person
     at the table is (or when the countdown ends), so nobody's result is wiped
     off their screen while they read it."""
-    table = locked_table(table_id)
+    table = locked_table_at(table_id, version)
     seats = states.seats_to_play(table) or _seats(table)
     seat = _your_seat(table, seats, user)
     check_version(table, version)
@@ -346,10 +347,10 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     _present(seat)
     if not seat.ready:
         seat.ready = True
-        seat.save(update_fields=["ready"])
+        statements.update(Seat, {"pk": seat.pk}, ready=True)
     if any(_waits_for(s) for s in seats):
         before = states.remembered_at(table)  # the state at the locked version, if held
-        bump_version(table)  # the others see who is ready
+        bump_version(table, fields=())  # the others see who is ready
         announce_change(table, states.after_seats(before, table=table, seats=seats))
         return
     _deal_next(table, match, seats)

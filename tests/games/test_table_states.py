@@ -226,3 +226,29 @@ def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone
     assert bump.startswith('UPDATE "games_table" SET "version" = ') and "status" not in bump
     friends_table.refresh_from_db()
     assert friends_table.status == Table.Status.PLAYING and friends_table.started_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_ready_for_the_next_hand_writes_their_seat_and_the_version_alone(
+    friends_table: Table,
+) -> None:
+    """The others will see who is ready: the lock (reading nothing), the seat, the version."""
+    rng = random.Random(4)
+    while not load_match(Table.objects.get(pk=friends_table.pk)).round.over:
+        play_a_legal_move(friends_table, rng)
+    if load_match(friends_table).over:
+        pytest.skip("the first hand ended the match")
+    anna = seat_user(friends_table, 0)
+    table_view(table=friends_table.pk, user=anna)  # the state at this version is held
+    version = version_of(friends_table)
+    with CaptureQueriesContext(connection) as queries:
+        services.hand_next(table_id=friends_table.pk, user=anna, version=version)
+    sql = [q["sql"] for q in queries.captured_queries]
+    sql = sql[[s.split()[0] for s in sql].index("BEGIN") :]
+    assert [s.split()[0] for s in sql] == ["BEGIN", "UPDATE", "UPDATE", "UPDATE", "COMMIT"]
+    assert sql[1].startswith(f'UPDATE "games_table" SET "version" = {version} WHERE')
+    assert sql[2].startswith('UPDATE "games_seat" SET "ready" = ')
+    assert sql[3].startswith(f'UPDATE "games_table" SET "version" = {version + 1} WHERE')
+    seen = table_view(table=friends_table.pk, user=seat_user(friends_table, 1))
+    assert [s.is_ready for s in sorted(seen.seats, key=lambda s: s.number)] == [True, False]
+    assert seen.result is not None and seen.version == version + 1
