@@ -1,23 +1,29 @@
-"""A move's writes without the ORM's SQL compiler: statements built once per shape.
+"""Hot statements without the ORM's SQL compiler: each built once per shape.
 
 Django compiles a statement's SQL anew at every call.  For the one-row UPDATE that
 saves a table's version, that is about 250 µs of Python, against about 10 µs for
 SQLite to run it (bench/statements.py); a move writes three rows, so its command
-spent most of its time there.  ``update`` and ``insert`` build the text of each
-shape once (per model, columns and database vendor) from the model's metadata —
-its table, its columns, quoted by the backend — and send each value through its
-field's ``get_db_prep_save``, as the ORM does.  They send no signals: they are for
-rows nothing listens to (moves, tables, seats).  Everywhere else, the ORM.
+spent most of its time there, and a page's few reads most of theirs.
+
+``update`` and ``insert`` build the text of each shape once (per model, columns
+and database vendor) from the model's metadata — its table, its columns, quoted by
+the backend — and send each value through its field's ``get_db_prep_save``, as the
+ORM does.  They send no signals: they are for rows nothing listens to (moves,
+tables, seats).  ``Prepared`` keeps the SQL the ORM compiled for a read and runs
+it again with new arguments.  Everywhere else, the ORM.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model
+from django.db.models import Field, Model, QuerySet
+
+M = TypeVar("M", bound=Model)
 
 
 def update(model: type[Model], where: dict[str, Any], **values: Any) -> int:
@@ -107,3 +113,55 @@ def _insert_text(model: type[Model], vendor: str) -> tuple[str, bool]:
     if returning:
         sql += f" RETURNING {quote(_column(pk))}"
     return sql, returning
+
+
+class _Argument(int):
+    """Where a call's argument goes among a compiled read's parameters (its index)."""
+
+
+class Prepared(Generic[M]):
+    """A read whose SQL the ORM compiles once per database vendor.  ``build`` makes its
+    QuerySet of ``M`` (no ``select_related``: the rows are the model's own) from ints
+    and strings, which must reach the SQL as they are (an ``exact`` or ``in``, not a
+    ``contains``).  The first call compiles the QuerySets built from two sets of
+    markers, to tell the arguments' parameters from the query's constants; every call
+    runs that SQL with its own arguments, the instances made by ``raw`` (the fields'
+    converters applied)."""
+
+    def __init__(self, build: Callable[..., QuerySet[M]]) -> None:
+        self.build = build
+        self.compiled: dict[tuple[str, tuple[type, ...]], tuple[type[M], str, list[Any]]] = {}
+
+    def __call__(self, *args: int | str) -> list[M]:
+        db = _database()
+        kinds = tuple(type(arg) for arg in args)
+        if any(kind not in (int, str) for kind in kinds):
+            raise TypeError("a prepared read takes ints and strs only")
+        model, sql, slots = self.compiled.get((db.vendor, kinds)) or self._compile(db.vendor, kinds)
+        params = [args[slot] if type(slot) is _Argument else slot for slot in slots]
+        return list(model._default_manager.raw(sql, params))
+
+    def _compile(self, vendor: str, kinds: tuple[type, ...]) -> tuple[type[M], str, list[Any]]:
+        # Built twice, from two sets of markers: a parameter that follows the markers
+        # is that argument's, one that stays the same is the query's own constant.
+        one, two = (
+            [base + n if kind is int else f"{tag}{n}" for n, kind in enumerate(kinds)]
+            for base, tag in ((1001, "a"), (2001, "b"))
+        )
+        queryset = self.build(*one)
+        sql, params = queryset.query.sql_with_params()
+        again, other_params = self.build(*two).query.sql_with_params()
+        if again != sql or len(other_params) != len(params):
+            raise TypeError("the arguments must not change the query's shape")
+        slots: list[Any] = []
+        for param, other in zip(params, other_params, strict=True):
+            if param == other:
+                slots.append(param)
+            elif param in one and two[one.index(param)] == other:
+                slots.append(_Argument(one.index(param)))
+            else:
+                raise TypeError("every argument must reach the SQL as it is (no lookup changes it)")
+        if len({slot for slot in slots if type(slot) is _Argument}) != len(kinds):
+            raise TypeError("every argument must reach the SQL as it is (no lookup changes it)")
+        self.compiled[vendor, kinds] = compiled = (queryset.model, sql, slots)
+        return compiled

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from games.selectors import invitations_for
+from games.selectors import pending_invitation_count
 
 
 def invitations(request: HttpRequest) -> dict[str, object]:
@@ -12,4 +12,4 @@ def invitations(request: HttpRequest) -> dict[str, object]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"invite_count": 0}
-    return {"invite_count": SimpleLazyObject(lambda: invitations_for(user=user).count())}
+    return {"invite_count": SimpleLazyObject(lambda: pending_invitation_count(user=user))}

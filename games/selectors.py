@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from domino_site.statements import Prepared
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
 from games.presence import present_users
@@ -424,26 +425,49 @@ def _summaries(hands: list[Hand], names: dict[int, str]) -> list[HandSummary]:
     return out
 
 
+_tables_by_code = Prepared(lambda code: Table.objects.filter(code=code))
+
+
+def table_by_code(code: str) -> Table | None:
+    """The table a page's address names (a prepared read: every table page makes it)."""
+    return next(iter(_tables_by_code(code)), None)
+
+
+def _pending_invitations(user_id: int) -> QuerySet[Invitation]:
+    return Invitation.objects.filter(
+        to_user_id=user_id, status=Invitation.Status.PENDING, table__status=Table.Status.WAITING
+    )
+
+
 def invitations_for(*, user: User) -> QuerySet[Invitation]:
     """Pending invitations to tables still waiting for players."""
     return (
-        Invitation.objects.filter(
-            to_user=user, status=Invitation.Status.PENDING, table__status=Table.Status.WAITING
+        _pending_invitations(user.pk).select_related("table", "from_user").order_by("-created_at")
+    )
+
+
+_pending = Prepared(_pending_invitations)
+
+
+def pending_invitation_count(*, user: User) -> int:
+    """How many ``invitations_for`` lists: the badge every page shows (a prepared read:
+    a player has a few at most)."""
+    return len(_pending(user.pk))
+
+
+def _games_in_progress(user_id: int) -> QuerySet[Table]:
+    return (
+        Table.objects.filter(
+            seats__user_id=user_id, status__in=[Table.Status.WAITING, Table.Status.PLAYING]
         )
-        .select_related("table", "from_user")
         .order_by("-created_at")
+        .distinct()
     )
 
 
 def games_in_progress(*, user: User) -> QuerySet[Table]:
     """Tables where ``user`` sits that are waiting or being played: to rejoin."""
-    return (
-        Table.objects.filter(
-            seats__user=user, status__in=[Table.Status.WAITING, Table.Status.PLAYING]
-        )
-        .order_by("-created_at")
-        .distinct()
-    )
+    return _games_in_progress(user.pk)
 
 
 @dataclass(frozen=True)
@@ -464,10 +488,13 @@ class GameCard:
 MY_GAMES = 6
 
 
+_my_latest_games = Prepared(lambda user_id: _games_in_progress(user_id)[:MY_GAMES])
+
+
 def my_games(*, user: User) -> list[GameCard]:
     """The player's games waiting or being played, each as they would see it."""
     cards = []
-    for table in games_in_progress(user=user)[:MY_GAMES]:
+    for table in _my_latest_games(user.pk):
         # as new as the list just read: a state remembered at that version needs no query
         tv = table_view(table=table.pk, user=user, at_least=table.version)
         others = [s for s in tv.seats if not s.is_you and not s.is_free]

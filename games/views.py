@@ -26,7 +26,13 @@ from games.errors import GameError
 from games.forms import TableForm
 from games.models import BotLevel, Invitation, Table
 from games.presets import PRESET_INFO
-from games.selectors import invitations_for, my_games, table_view
+from games.selectors import (
+    invitations_for,
+    my_games,
+    pending_invitation_count,
+    table_by_code,
+    table_view,
+)
 
 QUICK_PLAY = replace(PRESETS["domino"], players=2, hand_size=7, target=100)
 
@@ -39,7 +45,7 @@ class HtmxRequest(HttpRequest):
 
 def home(request: HttpRequest) -> HttpResponse:
     user = viewer(request)
-    pending = invitations_for(user=user).count() if user else 0  # the badge's count too
+    pending = pending_invitation_count(user=user) if user else 0  # the badge's count too
     return render(
         request,
         "games/home.html",
@@ -95,7 +101,9 @@ def table_new(request: HtmxRequest) -> HttpResponse:
 
 
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
-    table = get_object_or_404(Table, code=code)
+    table = table_by_code(code)
+    if table is None:
+        raise Http404
     # As new as the row just read: a state remembered at that version needs no query.
     # The socket's first frame brings the page up to date (a visitor only watches).
     tv = table_view(table=table.pk, user=viewer(request), at_least=table.version)

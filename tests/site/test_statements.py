@@ -84,3 +84,41 @@ def test_each_shape_is_one_statement_with_its_values_as_parameters(friends_table
     (sql,) = (q["sql"] for q in queries.captured_queries)
     assert sql.startswith('UPDATE "games_table" SET "version" = ')
     assert sql.endswith(f'WHERE "id" = {friends_table.pk}')
+
+
+_seats_of = statements.Prepared(
+    lambda table_id, number: Seat.objects.filter(table_id=table_id, number__gte=number).order_by(
+        "number"
+    )
+)
+
+
+def test_a_prepared_read_runs_its_sql_again_with_each_calls_arguments(
+    friends_table: Table,
+) -> None:
+    other = Table.objects.create(
+        host=friends_table.host, mode=friends_table.mode, preset="domino", players=2, hand_size=7
+    )
+    Seat.objects.create(table=other, number=0, user=friends_table.host, away=True)
+    assert [(s.number, s.user_id) for s in _seats_of(friends_table.pk, 0)] == [
+        (s.number, s.user_id) for s in friends_table.seats.order_by("number")
+    ]
+    assert [s.number for s in _seats_of(friends_table.pk, 1)] == [1]
+    (seat,) = _seats_of(other.pk, 0)
+    assert seat.table_id == other.pk and seat.away is True  # the fields' types, as the ORM's
+    assert _seats_of(other.pk, 1) == []
+
+
+def test_a_prepared_read_by_text_finds_the_row_and_nothing_else(friends_table: Table) -> None:
+    by_code = statements.Prepared(lambda code: Table.objects.filter(code=code))
+    (table,) = by_code(friends_table.code)
+    assert table.pk == friends_table.pk and table.started_at == friends_table.started_at
+    assert by_code(friends_table.code + "x") == []
+
+
+def test_a_prepared_read_refuses_an_argument_a_lookup_would_change(friends_table: Table) -> None:
+    by_part = statements.Prepared(lambda part: Table.objects.filter(code__contains=part))
+    with pytest.raises(TypeError, match="as it is"):
+        by_part(friends_table.code[:3])  # "%abc%" in the SQL: not the argument
+    with pytest.raises(TypeError, match="ints and strs"):
+        _seats_of(friends_table.pk, 1.5)
