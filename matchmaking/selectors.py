@@ -9,6 +9,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
+from domino_site.statements import Prepared
 from games.models import Deadline, Table
 
 from .models import Pool, Ticket
@@ -21,16 +22,22 @@ class PoolCount:
     waiting: int
 
 
-def pool_counts() -> list[PoolCount]:
-    """The pools with people waiting now, the busiest first."""
-    pools = (
+#: The pools with people waiting, the busiest first: a prepared read (the lobby shows
+#: it, and polls it while open).
+_waiting_pools = Prepared(
+    lambda: (
         Pool.objects.annotate(
             waiting=Count("tickets", filter=Q(tickets__status=Ticket.Status.WAITING))
         )
         .filter(waiting__gt=0)
         .order_by("-waiting", "key")
     )
-    return [PoolCount(pool=p, waiting=p.waiting) for p in pools]
+)
+
+
+def pool_counts() -> list[PoolCount]:
+    """The pools with people waiting now, the busiest first."""
+    return [PoolCount(pool=p, waiting=p.waiting) for p in _waiting_pools()]  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
