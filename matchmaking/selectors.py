@@ -68,13 +68,18 @@ class QueueState:
         return -(-self.remaining_ms // 1000)
 
 
+#: A player's latest ticket: a prepared read (the lobby's every load makes it); its
+#: pool or table is read only when the player waits or was just seated.
+_latest_ticket = Prepared(
+    lambda user_id: Ticket.objects.filter(user_id=user_id).order_by("-pk")[:1]
+)
+
+
 def queue_state(*, user: User | None) -> QueueState:
     """Where this player stands in matchmaking (visitors and guests stand nowhere)."""
     if user is None or not user.is_authenticated:
         return QueueState(ticket=None)
-    ticket = (
-        Ticket.objects.filter(user=user).select_related("pool", "table").order_by("-pk").first()
-    )
+    ticket = next(iter(_latest_ticket(user.pk)), None)
     if ticket is None or ticket.status == Ticket.Status.LEFT:
         return QueueState(ticket=None)
     if ticket.status == Ticket.Status.SEATED:
