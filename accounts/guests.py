@@ -12,6 +12,7 @@ from django.contrib.auth import login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
+from . import backends
 from .models import User
 from .services import guest_create
 
@@ -37,7 +38,7 @@ def player_or_guest(request: HttpRequest) -> User:
     user = viewer(request)
     if user is None:
         user = guest_create()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=backends.PATH)
     return user
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.selectors import player_record
 
-from . import constants
+from . import backends, constants
 from .forms import ClaimForm, SignupForm
 from .guests import signed_in
 from .levels import level_for
@@ -54,7 +54,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error("username", error)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=backends.PATH)
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
             return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})

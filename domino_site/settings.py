@@ -203,6 +203,12 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a guest keeps their identity for a ye
 # Sessions are read on every page and websocket: from the cache, the database
 # holding them for good (a miss, or a restart, reads it there).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# New logins name the players' backend (the player read as a prepared query);
+# sessions begun before it name Django's, kept to read them (accounts/backends.py).
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.PlayerBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 SESSION_CACHE_ALIAS = "sessions"
 
 LANGUAGE_CODE = "it"

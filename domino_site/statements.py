@@ -28,7 +28,8 @@ M = TypeVar("M", bound=Model)
 
 def update(model: type[Model], where: dict[str, Any], **values: Any) -> int:
     """``UPDATE`` the rows of ``model`` whose fields equal ``where`` (names, ``pk`` or
-    attnames such as ``table_id``) to ``values``; the number of rows matched."""
+    attnames such as ``table_id``) to ``values`` (as their columns hold them: a foreign
+    key's id, not its object); the number of rows matched."""
     fields, db = _fields(model), _database()
     if any(value is None for value in where.values()):
         raise ValueError("a column equal to NULL matches no row: say IS NULL with the ORM")
