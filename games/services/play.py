@@ -411,7 +411,8 @@ def advance_table(claimed: Deadline, now: datetime) -> bool:
     for _attempt in range(3):
         plan = _plan(claimed.table_id)
         with transaction.atomic():
-            table = locked_table(claimed.table_id)
+            # the plan read the table at its version: locked without reading it again
+            table = locked_table_at(claimed.table_id, plan.version)
             deadline = still_due(claimed)
             if deadline is None:
                 return False  # applied or replaced meanwhile

@@ -13,13 +13,14 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import consumers, services, states
-from games.deadlines import run_due
-from games.models import Deadline, Table
+from games.deadlines import run_due, set_deadline
+from games.models import Deadline, Move, Table
 from games.records import load_match
 from games.selectors import table_view
-from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
+from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
 LIVE = Path(__file__).resolve().parents[2] / "templates" / "live" / "games" / "_live.html"
@@ -252,3 +253,29 @@ def test_a_player_ready_for_the_next_hand_writes_their_seat_and_the_version_alon
     seen = table_view(table=friends_table.pk, user=seat_user(friends_table, 1))
     assert [s.is_ready for s in sorted(seen.seats, key=lambda s: s.number)] == [True, False]
     assert seen.result is not None and seen.version == version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bots_move_locks_its_table_without_reading_it_again(make_user: Any) -> None:
+    """The worker's plan read the table at its version; the process holds that version,
+    so the move's transaction starts with the lock's UPDATE and reads no table row."""
+    host = make_user("host")
+    while True:  # a table where a bot opens
+        table = services.table_create(
+            host=host, mode=Table.Mode.COMPUTER, rules=DUELLO, bot_level="easy"
+        )
+        if load_match(table).round.turn != 0:
+            break
+    table_view(table=table.pk, user=host)  # the state at this version is held
+    version, now = version_of(table), timezone.now()
+    set_deadline(Deadline.Kind.BOT_MOVE, now, table=table)
+    with CaptureQueriesContext(connection) as queries:
+        assert run_due(now=now + timedelta(seconds=1)) == 1
+    sql = [q["sql"] for q in queries.captured_queries]
+    lock = next(i for i, s in enumerate(sql) if s.startswith('UPDATE "games_table"'))
+    begin = max(i for i, s in enumerate(sql[:lock]) if s.startswith("BEGIN"))
+    commit = lock + next(i for i, s in enumerate(sql[lock:]) if s.startswith("COMMIT"))
+    assert lock == begin + 1 and f'"version" = {version}' in sql[lock]
+    assert not [s for s in sql[begin:commit] if s.startswith("SELECT") and '"games_table"' in s]
+    assert version_of(table) == version + 1
+    assert Move.objects.filter(hand__table=table, actor=Move.Actor.BOT).count() == 1
