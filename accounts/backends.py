@@ -29,7 +29,7 @@ class PlayerBackend(ModelBackend):
     def get_user(self, user_id: Any) -> User | None:
         if type(user_id) is not int:  # Django gives the pk as its field reads it: an int
             return super().get_user(user_id)
-        user = next(iter(_users_by_id(user_id)), None)
+        user = _users_by_id.first(user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
 
     def authenticate(

@@ -86,7 +86,7 @@ def _update_text(
     model: type[Model],
     set_names: tuple[str, ...],
     where_names: tuple[str, ...],
-    vendor: str,
+    vendor: str,  # the cache's key: each backend quotes its own way
 ) -> str:
     quote, fields = _database().ops.quote_name, _fields(model)
     assignments = ", ".join(f"{quote(_column(fields[name]))} = %s" for name in set_names)
@@ -103,7 +103,8 @@ def _insert_fields(model: type[Model]) -> tuple[Field[Any, Any], ...]:
 
 @functools.cache
 def _insert_text(model: type[Model], vendor: str) -> tuple[str, bool]:
-    """The INSERT's text, and whether it returns the new primary key itself."""
+    """The INSERT's text, and whether it returns the new primary key itself
+    (``vendor``: the cache's key, each backend quoting its own way)."""
     db = _database()
     quote, fields, pk = db.ops.quote_name, _insert_fields(model), model._meta.pk
     assert pk is not None
@@ -118,6 +119,10 @@ def _insert_text(model: type[Model], vendor: str) -> tuple[str, bool]:
 
 class _Argument(int):
     """Where a call's argument goes among a compiled read's parameters (its index)."""
+
+
+#: A parameter that changed between the two builds, but not as a marker did.
+_CHANGED_OTHERWISE = object()
 
 
 class Prepared(Generic[M]):
@@ -142,6 +147,10 @@ class Prepared(Generic[M]):
         params = [args[slot] if type(slot) is _Argument else slot for slot in slots]
         return list(model._default_manager.raw(sql, params))
 
+    def first(self, *args: int | str) -> M | None:
+        """The first row the read finds, or None."""
+        return next(iter(self(*args)), None)
+
     def _compile(self, vendor: str, kinds: tuple[type, ...]) -> tuple[type[M], str, list[Any]]:
         # Built twice, from two sets of markers: a parameter that follows the markers
         # is that argument's, one that stays the same is the query's own constant.
@@ -154,15 +163,13 @@ class Prepared(Generic[M]):
         again, other_params = self.build(*two).query.sql_with_params()
         if again != sql or len(other_params) != len(params):
             raise TypeError("the arguments must not change the query's shape")
-        slots: list[Any] = []
-        for param, other in zip(params, other_params, strict=True):
-            if param == other:
-                slots.append(param)
-            elif param in one and two[one.index(param)] == other:
-                slots.append(_Argument(one.index(param)))
-            else:
-                raise TypeError("every argument must reach the SQL as it is (no lookup changes it)")
-        if len({slot for slot in slots if type(slot) is _Argument}) != len(kinds):
+        markers = {(mark, two[n]): _Argument(n) for n, mark in enumerate(one)}
+        slots = [
+            param if param == other else markers.get((param, other), _CHANGED_OTHERWISE)
+            for param, other in zip(params, other_params, strict=True)
+        ]
+        arguments = {slot for slot in slots if type(slot) is _Argument}
+        if _CHANGED_OTHERWISE in slots or len(arguments) != len(kinds):
             raise TypeError("every argument must reach the SQL as it is (no lookup changes it)")
         self.compiled[vendor, kinds] = compiled = (queryset.model, sql, slots)
         return compiled

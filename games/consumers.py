@@ -366,11 +366,10 @@ class TableConsumer(_ViewerConsumer):
         """A note over the page; ``done``: the command it answers, which succeeded."""
         with translation.override(self.language):
             html = fragments.render(FLASH, {"message": message, "kind": kind, "done": done})
-            empty = fragments.shared_html(FLASH)  # the toast a view shows: no note
-        # The next view clears an error (the table has moved on); a note answering a
-        # command that worked stays its few seconds (table.js hides it) beside the
-        # frame that shows what the command did.
-        self.sent_regions[FLASH] = html if done is None else empty
+            # The next view clears an error (the table has moved on); a note answering
+            # a command that worked stays its few seconds (table.js hides it) beside the
+            # frame that shows what the command did: as if the empty toast were shown.
+            self.sent_regions[FLASH] = html if done is None else fragments.shared_html(FLASH)
         await self.send(text_data=html)
 
     @database_sync_to_async

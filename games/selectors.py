@@ -430,7 +430,7 @@ _tables_by_code = Prepared(lambda code: Table.objects.filter(code=code))
 
 def table_by_code(code: str) -> Table | None:
     """The table a page's address names (a prepared read: every table page makes it)."""
-    return next(iter(_tables_by_code(code)), None)
+    return _tables_by_code.first(code)
 
 
 def _pending_invitations(user_id: int) -> QuerySet[Invitation]:

@@ -79,7 +79,7 @@ def queue_state(*, user: User | None) -> QueueState:
     """Where this player stands in matchmaking (visitors and guests stand nowhere)."""
     if user is None or not user.is_authenticated:
         return QueueState(ticket=None)
-    ticket = next(iter(_latest_ticket(user.pk)), None)
+    ticket = _latest_ticket.first(user.pk)
     if ticket is None or ticket.status == Ticket.Status.LEFT:
         return QueueState(ticket=None)
     if ticket.status == Ticket.Status.SEATED:
