@@ -19,7 +19,7 @@ from jinja2 import Environment, Undefined
 from jinja2.runtime import Context
 from jinja2.utils import _PassArg
 
-from games import markup
+from games import markup, regions
 from games.fragments import shared
 
 
@@ -102,6 +102,7 @@ def environment(**options: Any) -> Environment:
     env.globals.update(
         url=url,
         shared=shared,
+        region=regions.region,
         ws_vals=markup.ws_vals,
         hand_tile=markup.hand_tile,
         placed_tile=markup.placed_tile,

@@ -29,6 +29,7 @@ from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
 from games.models import Seat, Table
+from games.regions import SHARED, region_html
 from games.selectors import LogLine, TableView, invitations_for, table_view
 
 log = logging.getLogger("games")
@@ -103,6 +104,8 @@ REGIONS = (
 #: The regions a view renders for its viewer; its flash region is the empty toast (a
 #: new view clears a note), the same for every screen in a language: shared.
 VIEW_REGIONS = tuple(region for region in REGIONS if region != FLASH)
+#: The regions that are one shared fragment of a few values (``games.regions``).
+SHARED_REGIONS = frozenset(SHARED)
 #: The same when the log is sent as its new lines alone.
 VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
 
@@ -311,7 +314,8 @@ class TableConsumer(_ViewerConsumer):
         if everything:
             self.sent_regions.clear()
             self.shown_log = None
-        with translation.override(self.language):
+        language = self.language
+        with translation.override(language):
             tv = table_view(
                 table=self.table_id, user=self.person, with_presence=True, at_least=at_least
             )
@@ -320,10 +324,14 @@ class TableConsumer(_ViewerConsumer):
             regions = VIEW_REGIONS if log_added is None else VIEW_REGIONS_BUT_LOG
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
             context = {"tv": tv, "share_url": self.share_url, "user": self.person}
-            htmls = (
-                fragments.shared_html(FLASH),
-                *fragments.render_each(regions, context, self.language),
+            # the regions that are a shared fragment are looked up; the others rendered
+            rendered = fragments.render_each(
+                [region for region in regions if region not in SHARED_REGIONS], context, language
             )
+            htmls: list[str] = [fragments.shared_in(language, FLASH)]
+            for region in regions:
+                shared = region in SHARED_REGIONS
+                htmls.append(region_html(region, tv, language) if shared else next(rendered))
             changed = []
             for region, html in zip((FLASH, *regions), htmls, strict=True):
                 if self.sent_regions.get(region) != html:

@@ -40,6 +40,11 @@ def shared_html(template: str, **values: Hashable) -> SafeString:
     return _shared(template, get_language(), values)
 
 
+def shared_in(language: str, template: str, **values: Hashable) -> SafeString:
+    """``shared_html`` in ``language``."""
+    return _shared(template, language, values)
+
+
 @pass_context
 def shared(context: Context, template: str, **values: Hashable) -> SafeString:
     """``{{ shared("games/_x.html", a=…) }}`` in a live template: ``shared_html`` in

@@ -249,6 +249,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     you = mine.number if mine else None
     names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in seats}
+    joiner = _(" & ")  # translated once: the scores and each hand's summary join names
 
     player: PlayerView | None = None
     hand_summaries: tuple[HandSummary, ...] = ()
@@ -259,7 +260,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     if match is not None:
         player = match.round.view(you)
         scores, match_over, winners = match.scores, match.over, match.winners
-        hand_summaries = tuple(_summaries(hands, names))
+        hand_summaries = tuple(_summaries(hands, names, joiner))
 
     counts = player.hand_counts if player else None
     turn = player.turn if player and not player.over else None
@@ -313,7 +314,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         log=tuple(_log_lines(player, names, state.actors)) if player else (),
         scores=tuple(
             SideScore(
-                names=_join_names(rules.seats_of(side), names),
+                names=_join_names(rules.seats_of(side), names, joiner),
                 points=points,
                 is_yours=side == your_side,
                 won=side == winning_side,
@@ -321,13 +322,13 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             for side, points in enumerate(scores)
         ),
         result=player.result if player else None,
-        hand_winner_names=_join_names(player.result.winners, names)
+        hand_winner_names=_join_names(player.result.winners, names, joiner)
         if player and player.result and player.result.winners
         else "",
         revealed=_revealed(player, names) if player else (),
         hand_summaries=hand_summaries,
         match_over=match_over,
-        winner_names=_join_names(winners, names) if winners else "",
+        winner_names=_join_names(winners, names, joiner) if winners else "",
         you_won=you is not None and you in winners,
         invitations=invitations,
         next_hand_at=deadlines.get(Deadline.Kind.NEXT_HAND)
@@ -341,8 +342,8 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     )
 
 
-def _join_names(seats: tuple[int, ...], names: dict[int, str]) -> str:
-    return _(" & ").join(names[s] for s in seats)
+def _join_names(seats: tuple[int, ...], names: dict[int, str], joiner: str) -> str:
+    return joiner.join(names[s] for s in seats)
 
 
 def _hand_and_moves(
@@ -411,7 +412,7 @@ def _revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, 
     )
 
 
-def _summaries(hands: list[Hand], names: dict[int, str]) -> list[HandSummary]:
+def _summaries(hands: list[Hand], names: dict[int, str], joiner: str) -> list[HandSummary]:
     out = []
     for h in hands:
         if not h.reason:
@@ -419,7 +420,7 @@ def _summaries(hands: list[Hand], names: dict[int, str]) -> list[HandSummary]:
         seats = tuple(int(s) for s in h.winners.split(",") if s)
         out.append(
             HandSummary(
-                h.number + 1, _join_names(seats, names) if seats else "", h.points, h.reason
+                h.number + 1, _join_names(seats, names, joiner) if seats else "", h.points, h.reason
             )
         )
     return out

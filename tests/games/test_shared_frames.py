@@ -12,8 +12,9 @@ import pytest
 from django.utils import translation
 
 from accounts.models import User
-from games import fragments, services
+from games import consumers, fragments, services
 from games.models import Table
+from games.regions import region_html
 from games.selectors import table_view
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
@@ -112,3 +113,40 @@ def test_a_process_keeps_so_many_fragments_and_drops_the_oldest_first(
     fragments.shared_html("games/_line.html", line=(), n=0)  # dropped: rendered again
     assert rendered["games/_line.html"] == 6
     assert len(fragments._kept) == 3
+
+
+def _viewer(table: Table, user: User | None) -> consumers.TableConsumer:
+    """A table socket's consumer for ``user``, without a socket: to build its frames."""
+    viewer = consumers.TableConsumer()
+    viewer.table_id, viewer.user, viewer.language = table.pk, user, "en"
+    viewer.share_url, viewer.sent_regions, viewer.shown_online = "", {}, {}
+    viewer.sent_version = -1
+    return viewer
+
+
+def test_a_frames_hand_board_and_scores_are_the_pages_own(pairs_table: Table) -> None:
+    """A frame looks these regions up by their values instead of rendering the page's
+    templates for them: both ways give the same HTML, for each player and a spectator."""
+    for user in [seat_user(pairs_table, n) for n in range(4)] + [None]:
+        page = screen(pairs_table, user)
+        frame, _version = _viewer(pairs_table, user)._render_view(True, None)
+        tv = table_view(table=pairs_table.pk, user=user)
+        for region in ("games/_hand.html", "games/_board.html", "games/_scores.html"):
+            html = region_html(region, tv, "en")
+            assert html in page and html in frame
+        if user is not None:  # their own tiles, in both
+            assert all(f'data-tile="{t.tile}"' in page for t in tv.hand)
+
+
+def test_an_unchanged_score_is_not_rendered_again_for_the_next_move(
+    pairs_table: Table, rendered: Counter[str]
+) -> None:
+    viewers = [_viewer(pairs_table, seat_user(pairs_table, n)) for n in range(4)]
+    for viewer in viewers:
+        viewer._render_view(True, None)
+    rendered.clear()
+    play_a_legal_move(pairs_table)
+    frames = [viewer._render_view(False, None)[0] for viewer in viewers]
+    assert rendered["games/_score_body.html"] == 0  # nobody scored: looked up, not sent
+    assert not any('id="scores"' in frame for frame in frames)
+    assert all('id="board"' in frame for frame in frames)  # the line moved on
