@@ -9,6 +9,8 @@ players drop out within ``PRESENCE_TTL`` seconds.
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -19,6 +21,9 @@ from django.core.cache.backends.locmem import LocMemCache
 T = TypeVar("T")
 HEARTBEAT_SECONDS = 15.0
 PRESENCE_TTL = 40
+#: How long a read of the embedded cache is reused while nothing here changed it.
+REUSE_SECONDS = 0.5
+KEEP_READS = 10_000  # tables' reads kept for reuse (all dropped past that)
 
 
 def presence_key(table_id: int, user_id: int) -> str:
@@ -55,6 +60,31 @@ def _beat(key: str) -> bool:
     return cache.add(key, 1, timeout=PRESENCE_TTL)
 
 
+# Every viewer of a table reads its presence for each new version, within moments of
+# each other.  With the embedded cache, every change to it is made in this process
+# (arrive, leave, a beat), each counted here once made, so a read made since the last
+# change is reused; for a moment only, since a heartbeat may also expire.
+_changes = itertools.count()
+_changed = next(_changes)
+_reads: dict[tuple[int, tuple[int, ...]], tuple[int, float, frozenset[int]]] = {}
+
+
+def _counted_change(work: Callable[..., T]) -> Callable[..., T]:
+    def changing(*args: Any, **kwargs: Any) -> T:
+        global _changed
+        try:
+            return work(*args, **kwargs)
+        finally:  # after the write: a read made before it is not reused
+            _changed = next(_changes)
+
+    return changing
+
+
+def forget() -> None:
+    """Reuse no read made so far (tests: table ids come again after a rollback)."""
+    _reads.clear()
+
+
 async def _in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run ``work`` on the cache: right here when the cache is this process's memory
     (microseconds: a hop to a thread costs more), else on a thread of its own, never
@@ -66,17 +96,17 @@ async def _in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 async def arrive(*, table_id: int, user_id: int) -> bool:
     """Count one more socket of the player at the table; True when they were absent."""
-    return await _in_cache(_arrive, presence_key(table_id, user_id))
+    return await _in_cache(_counted_change(_arrive), presence_key(table_id, user_id))
 
 
 async def leave(*, table_id: int, user_id: int) -> bool:
     """Count one socket fewer; True when it was the player's last one."""
-    return await _in_cache(_leave, presence_key(table_id, user_id))
+    return await _in_cache(_counted_change(_leave), presence_key(table_id, user_id))
 
 
 async def beat(*, table_id: int, user_id: int) -> bool:
     """Keep the player present; True when they had expired (and are present again)."""
-    return await _in_cache(_beat, presence_key(table_id, user_id))
+    return await _in_cache(_counted_change(_beat), presence_key(table_id, user_id))
 
 
 async def present_now(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
@@ -90,9 +120,22 @@ def reads_are_local() -> bool:
 
 
 def present_users(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` have a live socket at the table: one cache read."""
-    keys = {presence_key(table_id, uid): uid for uid in user_ids}
-    if not keys:
+    """Which of ``user_ids`` have a live socket at the table: one cache read (none
+    when this process read them since its last change to the embedded cache)."""
+    users = tuple(user_ids)
+    if not users:
         return set()
+    local = reads_are_local()
+    if local:
+        changed, now = _changed, time.monotonic()  # before the read: see _counted_change
+        reused = _reads.get((table_id, users))
+        if reused is not None and reused[0] == changed and now - reused[1] < REUSE_SECONDS:
+            return set(reused[2])
+    keys = {presence_key(table_id, uid): uid for uid in users}
     found = cache.get_many(list(keys))
-    return {keys[k] for k, count in found.items() if count and count > 0}
+    present = {keys[k] for k, count in found.items() if count and count > 0}
+    if local:
+        if len(_reads) > KEEP_READS:
+            _reads.clear()
+        _reads[table_id, users] = (changed, now, frozenset(present))
+    return present

@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import User
-from games import fragments, services, states
+from games import fragments, presence, services, states
 from games.engine import PRESETS, Rules
 from games.models import Table
 from games.records import load_match
@@ -31,11 +31,14 @@ def no_background_clock(settings: pytest.FixtureRequest) -> None:
 @pytest.fixture(autouse=True)
 def fresh_table_states() -> Iterator[None]:
     """Each test starts with no remembered table state (ids are reused after a rollback),
-    and no shared fragment (a test may count how often one is rendered)."""
+    no reused presence read, and no shared fragment (a test may count how often one is
+    rendered)."""
     states.forget()
+    presence.forget()
     fragments.forget()
     yield
     states.forget()
+    presence.forget()
 
 
 @pytest.fixture(autouse=True)

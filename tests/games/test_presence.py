@@ -269,3 +269,22 @@ async def test_a_thousand_players_at_250_tables_all_stay_present() -> None:
     for table_id in (0, 125, 249):
         players = range(table_id * 4, table_id * 4 + 4)
         assert presence.present_users(table_id=table_id, user_ids=players) == set(players)
+
+
+async def test_a_versions_viewers_share_one_presence_read_and_an_arrival_shows_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each viewer's frame asks who is present; with the embedded cache, the process
+    reads it once for them all, and reads again as soon as someone comes or goes."""
+    reads = []
+    plain_get_many = cache.get_many
+    monkeypatch.setattr(cache, "get_many", lambda keys: reads.append(keys) or plain_get_many(keys))
+    await presence.arrive(table_id=7, user_id=42)
+    for _viewer in range(4):
+        assert presence.present_users(table_id=7, user_ids=[42, 43]) == {42}
+    assert len(reads) == 1
+    await presence.arrive(table_id=7, user_id=43)
+    assert presence.present_users(table_id=7, user_ids=[42, 43]) == {42, 43}
+    await presence.leave(table_id=7, user_id=42)
+    assert presence.present_users(table_id=7, user_ids=[42, 43]) == {43}
+    assert len(reads) == 3
