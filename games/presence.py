@@ -61,21 +61,28 @@ def _beat(key: str) -> bool:
 
 
 # Every viewer of a table reads its presence for each new version, within moments of
-# each other.  With the embedded cache, every change to it is made in this process
-# (arrive, leave, a beat), each counted here once made, so a read made since the last
-# change is reused; for a moment only, since a heartbeat may also expire.
+# each other.  With the embedded cache, every change to who is present is made in this
+# process (an arrival, a last goodbye, a beat that found its player expired), each
+# counted here once made, so a read made since the last change is reused; for a
+# moment only, since a heartbeat may also expire.
 _changes = itertools.count()
 _changed = next(_changes)
 _reads: dict[tuple[int, tuple[int, ...]], tuple[int, float, frozenset[int]]] = {}
 
 
-def _counted_change(work: Callable[..., T]) -> Callable[..., T]:
-    def changing(*args: Any, **kwargs: Any) -> T:
+def _counted_change(work: Callable[..., bool]) -> Callable[..., bool]:
+    """``work`` (``_arrive``, ``_leave``, ``_beat``: True when the player came or
+    went), counted as a change when it says so, or fails half-way."""
+
+    def changing(*args: Any, **kwargs: Any) -> bool:
         global _changed
+        changed = True
         try:
-            return work(*args, **kwargs)
+            changed = work(*args, **kwargs)
+            return changed
         finally:  # after the write: a read made before it is not reused
-            _changed = next(_changes)
+            if changed:
+                _changed = next(_changes)
 
     return changing
 

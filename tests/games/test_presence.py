@@ -288,3 +288,16 @@ async def test_a_versions_viewers_share_one_presence_read_and_an_arrival_shows_a
     await presence.leave(table_id=7, user_id=42)
     assert presence.present_users(table_id=7, user_ids=[42, 43]) == {43}
     assert len(reads) == 3
+
+
+async def test_a_heartbeat_of_a_present_player_does_not_make_the_table_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads = []
+    plain_get_many = cache.get_many
+    monkeypatch.setattr(cache, "get_many", lambda keys: reads.append(keys) or plain_get_many(keys))
+    await presence.arrive(table_id=7, user_id=42)
+    assert presence.present_users(table_id=7, user_ids=[42]) == {42}
+    assert not await presence.beat(table_id=7, user_id=42)  # still present: nothing new
+    assert presence.present_users(table_id=7, user_ids=[42]) == {42}
+    assert len(reads) == 1
