@@ -22,7 +22,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.template import engines
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, trans_real
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -63,7 +63,7 @@ def _shared(template: str, language: str, values: dict[str, Hashable]) -> SafeSt
     html = _kept.get(key)
     if html is not None:
         return html
-    html = mark_safe(_render(template, values, language))  # a template's own (escaped) output
+    html = SafeString(_render(template, values, language))  # a template's own (escaped) output
     with _lock:
         _kept[key] = html
         while len(_kept) > KEEP:

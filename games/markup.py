@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 import json
 from datetime import datetime
+from html import escape as escape_html
 
 from django.utils import timezone
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -110,12 +110,12 @@ def small_tile(tile: Tile) -> SafeString:
 
 def ws_vals(**values: object) -> SafeString:
     """The JSON a ws-send button sends, escaped for its hx-vals attribute."""
-    return escape(json.dumps(values))
+    return SafeString(escape_html(json.dumps(values)))  # as Django's escape, without its wrapper
 
 
 def backs(count: int | None) -> SafeString:
     """The backs of ``count`` hidden tiles."""
-    return mark_safe("<i></i>" * (count or 0))
+    return SafeString("<i></i>" * (count or 0))
 
 
 def ms_until(moment: datetime | None) -> int:
@@ -163,7 +163,7 @@ def seat_box(context: Context, seat: SeatInfo, tv: TableView) -> SafeString:
         )
     )
     inside = "\n    ".join(parts)
-    return mark_safe(f'<div class="{classes}" data-seat="{seat.number}">\n    {inside}\n  </div>')
+    return SafeString(f'<div class="{classes}" data-seat="{seat.number}">\n    {inside}\n  </div>')
 
 
 LOG_LINE = "games/_log_line.html"
@@ -172,14 +172,14 @@ LOG_LINE = "games/_log_line.html"
 @pass_context
 def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
     """The log's lines, each rendered once per process (a new move adds one)."""
-    return mark_safe("".join(shared(context, LOG_LINE, line=line) for line in lines))
+    return SafeString("".join(shared(context, LOG_LINE, line=line) for line in lines))
 
 
 def new_log_lines(lines: tuple[LogLine, ...]) -> SafeString:
     """A frame's new log lines (current language), for the screen to put on top of
     the lines it shows: htmx's out-of-band ``afterbegin`` into the log's list."""
     html = "".join(shared_html(LOG_LINE, line=line) for line in lines)
-    return mark_safe(f'<ol hx-swap-oob="afterbegin:#log-events">{html}</ol>')
+    return SafeString(f'<ol hx-swap-oob="afterbegin:#log-events">{html}</ol>')
 
 
 def preset_title(preset: str) -> str:
