@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -125,33 +126,68 @@ class _Argument(int):
 _CHANGED_OTHERWISE = object()
 
 
+@dataclass(frozen=True)
+class _Compiled(Generic[M]):
+    """A read compiled for one vendor: its SQL, where the arguments go among its
+    parameters, the columns it selects, and which of them make the model's instance."""
+
+    model: type[M]
+    sql: str
+    slots: list[Any]
+    columns: tuple[Any, ...]  # the select's expressions (their converters apply)
+    positions: tuple[int, ...]  # the model's own columns among them, in its order
+    names: list[str]  # their attribute names, for ``Model.from_db``
+    annotations: tuple[tuple[str, int], ...]  # (name, position): set on each instance
+
+
 class Prepared(Generic[M]):
     """A read whose SQL the ORM compiles once per database vendor.  ``build`` makes its
     QuerySet of ``M`` (no ``select_related``: the rows are the model's own) from ints
     and strings, which must reach the SQL as they are (an ``exact`` or ``in``, not a
     ``contains``).  The first call compiles the QuerySets built from two sets of
     markers, to tell the arguments' parameters from the query's constants; every call
-    runs that SQL with its own arguments, the instances made by ``raw`` (the fields'
-    converters applied)."""
+    runs that SQL with its own arguments and makes the instances as the ORM does (the
+    fields' converters applied, ``Model.from_db``), without its per-call set-up."""
 
     def __init__(self, build: Callable[..., QuerySet[M]]) -> None:
         self.build = build
-        self.compiled: dict[tuple[str, tuple[type, ...]], tuple[type[M], str, list[Any]]] = {}
+        self.compiled: dict[tuple[str, tuple[type, ...]], _Compiled[M]] = {}
 
     def __call__(self, *args: int | str) -> list[M]:
         db = _database()
         kinds = tuple(type(arg) for arg in args)
         if any(kind not in (int, str) for kind in kinds):
             raise TypeError("a prepared read takes ints and strs only")
-        model, sql, slots = self.compiled.get((db.vendor, kinds)) or self._compile(db.vendor, kinds)
-        params = [args[slot] if type(slot) is _Argument else slot for slot in slots]
-        return list(model._default_manager.raw(sql, params))
+        read = self.compiled.get((db.vendor, kinds)) or self._compile(db, kinds)
+        params = [args[slot] if type(slot) is _Argument else slot for slot in read.slots]
+        with db.cursor() as cursor:
+            cursor.execute(read.sql, params)
+            rows = cursor.fetchall()
+        # As the ORM makes its instances: each column through its converters (this
+        # connection's), the model's own columns, in order, to ``from_db``, then its
+        # annotations.
+        converters = [
+            (n, convs)
+            for n, column in enumerate(read.columns)
+            if (convs := db.ops.get_db_converters(column) + column.get_db_converters(db))
+        ]
+        found = []
+        for row in rows:
+            values = list(row)
+            for n, column_converters in converters:
+                for converter in column_converters:
+                    values[n] = converter(values[n], read.columns[n], db)
+            instance = read.model.from_db(db.alias, read.names, [values[n] for n in read.positions])
+            for name, n in read.annotations:
+                setattr(instance, name, values[n])
+            found.append(instance)
+        return found
 
     def first(self, *args: int | str) -> M | None:
         """The first row the read finds, or None."""
         return next(iter(self(*args)), None)
 
-    def _compile(self, vendor: str, kinds: tuple[type, ...]) -> tuple[type[M], str, list[Any]]:
+    def _compile(self, db: BaseDatabaseWrapper, kinds: tuple[type, ...]) -> _Compiled[M]:
         # Built twice, from two sets of markers: a parameter that follows the markers
         # is that argument's, one that stays the same is the query's own constant.
         one, two = (
@@ -159,8 +195,9 @@ class Prepared(Generic[M]):
             for base, tag in ((1001, "a"), (2001, "b"))
         )
         queryset = self.build(*one)
-        sql, params = queryset.query.sql_with_params()
-        again, other_params = self.build(*two).query.sql_with_params()
+        compiler = queryset.query.get_compiler(connection=db)
+        sql, params = compiler.as_sql()
+        again, other_params = self.build(*two).query.get_compiler(connection=db).as_sql()
         if again != sql or len(other_params) != len(params):
             raise TypeError("the arguments must not change the query's shape")
         markers = {(mark, two[n]): _Argument(n) for n, mark in enumerate(one)}
@@ -171,5 +208,13 @@ class Prepared(Generic[M]):
         arguments = {slot for slot in slots if type(slot) is _Argument}
         if _CHANGED_OTHERWISE in slots or len(arguments) != len(kinds):
             raise TypeError("every argument must reach the SQL as it is (no lookup changes it)")
-        self.compiled[vendor, kinds] = compiled = (queryset.model, sql, slots)
+        columns = tuple(expression for expression, _sql, _alias in compiler.select)
+        info = compiler.klass_info
+        if info is None or info.get("related_klass_infos"):
+            raise TypeError("a prepared read makes its model's own rows (no select_related)")
+        positions = tuple(info["select_fields"])
+        names = [columns[n].target.attname for n in positions]
+        annotations = tuple(compiler.annotation_col_map.items())
+        compiled = _Compiled(queryset.model, sql, slots, columns, positions, names, annotations)
+        self.compiled[db.vendor, kinds] = compiled
         return compiled

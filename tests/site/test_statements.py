@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -122,3 +123,21 @@ def test_a_prepared_read_refuses_an_argument_a_lookup_would_change(friends_table
         by_part(friends_table.code[:3])  # "%abc%" in the SQL: not the argument
     with pytest.raises(TypeError, match="ints and strs"):
         _seats_of(friends_table.pk, 1.5)
+
+
+def test_a_prepared_read_sets_its_annotations_on_each_row(friends_table: Table) -> None:
+    seated = statements.Prepared(
+        lambda table_id: Table.objects.filter(pk=table_id).annotate(people=Count("seats"))
+    )
+    (table,) = seated(friends_table.pk)
+    assert table.code == friends_table.code
+    assert table.people == friends_table.seats.count() == 2  # type: ignore[attr-defined]
+    assert table.host == friends_table.host  # a related row, read when asked for
+
+
+def test_a_prepared_read_refuses_to_make_related_rows(friends_table: Table) -> None:
+    with_host = statements.Prepared(
+        lambda table_id: Table.objects.filter(pk=table_id).select_related("host")
+    )
+    with pytest.raises(TypeError, match="select_related"):
+        with_host(friends_table.pk)
