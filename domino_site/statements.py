@@ -16,13 +16,14 @@ it again with new arguments.  Everywhere else, the ORM.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model, QuerySet
+from django.db.models.sql import Query
 
 M = TypeVar("M", bound=Model)
 
@@ -132,6 +133,7 @@ class _Compiled(Generic[M]):
     parameters, the columns it selects, and which of them make the model's instance."""
 
     model: type[M]
+    query: Query  # to make a compiler for a connection: the columns' converters
     sql: str
     slots: list[Any]
     columns: tuple[Any, ...]  # the select's expressions (their converters apply)
@@ -162,21 +164,16 @@ class Prepared(Generic[M]):
         params = [args[slot] if type(slot) is _Argument else slot for slot in read.slots]
         with db.cursor() as cursor:
             cursor.execute(read.sql, params)
-            rows = cursor.fetchall()
-        # As the ORM makes its instances: each column through its converters (this
-        # connection's), the model's own columns, in order, to ``from_db``, then its
-        # annotations.
-        converters = [
-            (n, convs)
-            for n, column in enumerate(read.columns)
-            if (convs := db.ops.get_db_converters(column) + column.get_db_converters(db))
-        ]
+            rows: Iterable[Any] = cursor.fetchall()
+        # As the ORM makes its instances: each column through its converters (the
+        # compiler's own, for this connection), the model's own columns, in order, to
+        # ``from_db``, then its annotations.
+        compiler = read.query.get_compiler(connection=db)
+        converters = compiler.get_converters(read.columns)
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
         found = []
-        for row in rows:
-            values = list(row)
-            for n, column_converters in converters:
-                for converter in column_converters:
-                    values[n] = converter(values[n], read.columns[n], db)
+        for values in rows:
             instance = read.model.from_db(db.alias, read.names, [values[n] for n in read.positions])
             for name, n in read.annotations:
                 setattr(instance, name, values[n])
@@ -215,6 +212,8 @@ class Prepared(Generic[M]):
         positions = tuple(info["select_fields"])
         names = [columns[n].target.attname for n in positions]
         annotations = tuple(compiler.annotation_col_map.items())
-        compiled = _Compiled(queryset.model, sql, slots, columns, positions, names, annotations)
+        compiled = _Compiled(
+            queryset.model, queryset.query, sql, slots, columns, positions, names, annotations
+        )
         self.compiled[db.vendor, kinds] = compiled
         return compiled

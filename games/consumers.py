@@ -104,8 +104,6 @@ REGIONS = (
 #: The regions a view renders for its viewer; its flash region is the empty toast (a
 #: new view clears a note), the same for every screen in a language: shared.
 VIEW_REGIONS = tuple(region for region in REGIONS if region != FLASH)
-#: The regions that are one shared fragment of a few values (``games.regions``).
-SHARED_REGIONS = frozenset(SHARED)
 #: The same when the log is sent as its new lines alone.
 VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
 
@@ -326,11 +324,11 @@ class TableConsumer(_ViewerConsumer):
             context = {"tv": tv, "share_url": self.share_url, "user": self.person}
             # the regions that are a shared fragment are looked up; the others rendered
             rendered = fragments.render_each(
-                [region for region in regions if region not in SHARED_REGIONS], context, language
+                [region for region in regions if region not in SHARED], context, language
             )
             htmls: list[str] = [fragments.shared_in(language, FLASH)]
             for region in regions:
-                shared = region in SHARED_REGIONS
+                shared = region in SHARED  # games.regions: one fragment of a few values
                 htmls.append(region_html(region, tv, language) if shared else next(rendered))
             changed = []
             for region, html in zip((FLASH, *regions), htmls, strict=True):
