@@ -168,6 +168,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = self.folder / "daphne.log"
+        self.logs = [self.log]
 
     def _export(self, rev: str) -> Path:
         """A commit's tree, to measure it beside the checkout (``--rev``)."""
@@ -249,8 +250,35 @@ def server_env(folder: Path, site: Path, database_url: str) -> dict[str, str]:
         DJANGO_STATIC_ROOT=str(folder / "static"),
         PYTHONPATH=str(site),
         PYTHONUNBUFFERED="1",
+        DOMINO_SLOW_COLLECTION_MS=str(COLLECTION_LOGGED_MS),  # the collections to count
     )
     return env
+
+
+#: A server logs each garbage collection that held its process this long or longer
+#: (domino_site/asgi.py): every socket of the process waits through one.
+COLLECTION_LOGGED_MS = 20
+COLLECTION_LINE = re.compile(rb"slow garbage collection: generation (\d), (\d+) ms")
+
+
+def log_size(logs: Iterable[Path]) -> list[int]:
+    return [path.stat().st_size if path.exists() else 0 for path in logs]
+
+
+def collections_logged(logs: Iterable[Path], since: list[int]) -> dict[str, Any]:
+    """The collections the servers logged after ``since`` (their logs' sizes then)."""
+    pauses: list[tuple[int, int]] = []
+    for path, offset in zip(logs, since, strict=True):
+        with contextlib.suppress(OSError), path.open("rb") as log:
+            log.seek(offset)
+            pauses += [(int(g), int(ms)) for g, ms in COLLECTION_LINE.findall(log.read())]
+    return {
+        "at_least_ms": COLLECTION_LOGGED_MS,
+        "n": len(pauses),
+        "full": sum(1 for generation, _ in pauses if generation == 2),
+        "max_ms": max((ms for _, ms in pauses), default=None),
+        "total_ms": sum(ms for _, ms in pauses),
+    }
 
 
 class ScaledServers:
@@ -271,6 +299,7 @@ class ScaledServers:
         self.children: list[subprocess.Popen[bytes]] = []
         self.names = [f"daphne:{self.port + n}" for n in range(processes)] + ["worker"]
         self.log = self.folder / "servers.log"
+        self.logs = [self.log]
 
     def _reset_stores(self) -> None:
         """A fresh database and an empty Redis database for each run."""
@@ -864,12 +893,14 @@ class Bench:
         url: str,
         server_pid: int | None,
         servers: ScaledServers | None = None,
+        logs: list[Path] | None = None,
     ) -> None:
         self.args = args
         self.url = url.rstrip("/")
         self.ws_url = "ws" + self.url.removeprefix("http")
         self.server_pid = server_pid
         self.scaled = servers
+        self.logs: list[Path] = logs or []  # the servers' own output (collections)
         # Every server process (--scaled: the daphne ones and the worker), by name.
         self.urls = servers.urls if servers else [self.url]
         if servers:
@@ -1072,6 +1103,7 @@ class Bench:
         wait0 = _total(proc_runqueue_seconds(pid) for pid in pids.values())
         kernel0 = _total(proc_system_seconds(pid) for pid in pids.values())
         me0 = proc_cpu_seconds(os.getpid())
+        logged0 = log_size(self.logs)
         start = time.perf_counter()
         connections: list[int | None] = []
         if self.scaled:
@@ -1108,6 +1140,8 @@ class Bench:
                 break
             await asyncio.sleep(0.1)
         result = self.summary(start, end, cpu0, cpu1, me0, me1, memory)
+        if self.logs:  # logged by the end of the grace, a collection late in the window too
+            result["collections"] = collections_logged(self.logs, logged0)
         if wait0 is not None and wait1 is not None:
             result["server_waiting_for_cpu_pct"] = round(100 * (wait1 - wait0) / (end - start), 1)
         if kernel0 is not None and kernel1 is not None:
@@ -1263,6 +1297,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"RSS {result['server_rss_mb']} MB (peak {result['server_peak_rss_mb']} MB)",
         f"machine           load {result.get('machine_load')}; the server's threads waited "
         f"for a CPU {result.get('server_waiting_for_cpu_pct')}% of the window",
+        collections_line(result.get("collections")),
         f"players process   CPU {result['client_cpu_pct']}% of a core, "
         f"loop lag p99 {ms(result['client_loop_lag_ms']['p99'])}",
         f"pages (median)    {page_text or '-'}",
@@ -1292,6 +1327,16 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def collections_line(logged: dict[str, Any] | None) -> str:
+    if logged is None:
+        return "collections       - (the servers' output is not read: --url)"
+    return (
+        f"collections       {logged['n']} held the server {logged['at_least_ms']} ms or more "
+        f"({logged['full']} full), longest {ms(logged['max_ms'])}, "
+        f"{logged['total_ms'] / 1000:.1f} s in all"
+    )
+
+
 RAMP_HEADER = (
     "tables players  moves/s (target)    p50     p90     p99     max   echo p50/p99"
     "  errors lost  CPU%   RSS MB  client CPU%  server waiting%  load"
@@ -1319,8 +1364,9 @@ async def run(
     url: str,
     server_pid: int | None,
     servers: ScaledServers | None = None,
+    logs: list[Path] | None = None,
 ) -> dict[str, Any]:
-    bench = Bench(args, url, server_pid, servers)
+    bench = Bench(args, url, server_pid, servers, logs)
     helpers = [asyncio.create_task(bench.watch_lag()), asyncio.create_task(bench.pages())]
     most_echoes = args.echo_sockets if args.echo_sockets is not None else max(args.steps)
     helpers += [asyncio.create_task(bench.echo(n)) for n in range(most_echoes)]
@@ -1559,7 +1605,9 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
         flush=True,
     )
     try:
-        outcome = _bounded_run(args, number, run(args, url, pid))
+        outcome = _bounded_run(
+            args, number, run(args, url, pid, logs=server.logs if server else None)
+        )
     finally:
         if server is not None:
             if server.proc is not None and server.proc.poll() is not None:
@@ -1603,7 +1651,9 @@ def run_scaled(args: argparse.Namespace, number: int) -> dict[str, Any]:
             f"players on cpu {args.client_cpu}",
             flush=True,
         )
-        outcome = _bounded_run(args, number, run(args, servers.url, servers.pid, servers))
+        outcome = _bounded_run(
+            args, number, run(args, servers.url, servers.pid, servers, servers.logs)
+        )
         if servers.proc is not None:
             print(
                 f"a server process stopped during the run:\n{servers.log_tail()}", file=sys.stderr

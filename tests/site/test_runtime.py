@@ -28,6 +28,30 @@ def test_a_long_garbage_collection_is_reported_to_the_operator(
     assert any("slow garbage collection: generation 2" in r.message for r in caplog.records)
 
 
+def test_the_load_benchmark_counts_the_collections_the_server_logged_in_its_window(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import load  # bench/load.py
+
+    monkeypatch.setattr(asgi, "SLOW_COLLECTION", 0.0)
+    log = tmp_path / "daphne.log"
+    log.write_text("slow garbage collection: generation 2, 900 ms, 0 objects freed\n")
+    before = load.log_size([log])  # the window starts: that one is not counted
+    gc.disable()  # the two below alone
+    try:
+        with caplog.at_level(logging.WARNING, logger="games"):
+            gc.collect(1)
+            gc.collect()
+    finally:
+        gc.enable()
+    with log.open("a") as out:
+        out.writelines(r.getMessage() + "\n" for r in caplog.records)
+    counted = load.collections_logged([log], before)
+    assert (counted["n"], counted["full"]) == (2, 1)
+    assert counted["max_ms"] < 900
+
+
 def test_ports_for_a_started_server_are_outside_the_range_of_outgoing_connections() -> None:
     """CI failed once: a free port from the outgoing range became the local end of a
     connection to PostgreSQL before daphne bound it ("address already in use")."""
