@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
@@ -108,13 +108,35 @@ VIEW_REGIONS = tuple(region for region in REGIONS if region != FLASH)
 VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
 
 
+class LogShown(NamedTuple):
+    """The log a screen shows, as much of it as tells what a later view adds.
+
+    A hand's log only grows on top: a move adds a line, or a draw is counted into
+    the line on top; a line below changes only with a seat's name.  So the screen's
+    log is known by its hand, its length, its top line and the names, not by every
+    line: kept from one version to the next, every screen's lines were most of what
+    the garbage collector went through under load."""
+
+    hand: int
+    lines: int
+    top: LogLine | None
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, tv: TableView) -> LogShown | None:
+        if not tv.playing:
+            return None
+        top = tv.log[0] if tv.log else None
+        return cls(tv.hand_number, len(tv.log), top, tuple(s.name for s in tv.seats))
+
+
 class TableConsumer(_ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
     table_id: int  # set once the table is found; a connection without one is closed
     present_as: int | None = None  # the user counted present at the table by this socket
     shown_online: dict[int, bool]  # the others' presence as this screen last showed it
-    shown_log: tuple[int, tuple[LogLine, ...]] | None = None  # (hand, lines) on this screen
+    shown_log: LogShown | None = None  # the log on this screen
     heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -344,12 +366,13 @@ class TableConsumer(_ViewerConsumer):
         ("" if none), rather than the whole log again: a frame would carry a line
         per move of the hand.  None: the log must be sent whole (another hand, a
         line that changed, such as a draw counted with the one before)."""
-        shown, self.shown_log = self.shown_log, (tv.hand_number, tv.log) if tv.playing else None
-        if shown is None or self.shown_log is None or shown[0] != tv.hand_number or not shown[1]:
+        shown, self.shown_log = self.shown_log, LogShown.of(tv)
+        now = self.shown_log
+        if shown is None or now is None or (shown.hand, shown.names) != (now.hand, now.names):
             return None
-        added = len(tv.log) - len(shown[1])
-        if added < 0 or tv.log[added:] != shown[1]:  # the lines shown, below the new ones
-            return None
+        added = now.lines - shown.lines
+        if added < 0 or not shown.lines or tv.log[added] != shown.top:
+            return None  # the line that was on top changed: a draw counted in
         if not added:
             return ""
         self.sent_regions.pop(LOG, None)  # the screen's log is no longer the one last sent

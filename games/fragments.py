@@ -65,10 +65,25 @@ def _shared(template: str, language: str, values: dict[str, Hashable]) -> SafeSt
         return html
     html = SafeString(_render(template, values, language))  # a template's own (escaped) output
     with _lock:
-        _kept[key] = html
+        _kept[_plain(key)] = html
         while len(_kept) > KEEP:
             _kept.popitem(last=False)
     return html
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with its named tuples and its strings as builtin tuples and strings: equal,
+    with the same hash, so the kept key is found by ``value``.  CPython's collector stops
+    tracking a builtin tuple of such values once it has seen it, so the kept keys leave
+    its scans; it tracks every instance of a class for good, named tuples included."""
+    kind = type(value)
+    if kind is tuple or (
+        issubclass(kind, tuple) and kind.__hash__ is tuple.__hash__ and kind.__eq__ is tuple.__eq__
+    ):
+        return tuple(_plain(item) for item in value)
+    if kind is not str and issubclass(kind, str) and kind.__hash__ is str.__hash__:
+        return str.__str__(value)  # an exact copy (a lazy text, an enumeration's member stay)
+    return value
 
 
 def render(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> str:

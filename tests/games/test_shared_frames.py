@@ -3,6 +3,7 @@ reused by every viewer, while each viewer still reads their own view."""
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from accounts.models import User
 from games import consumers, fragments, services
 from games.models import Table
 from games.regions import region_html
-from games.selectors import table_view
+from games.selectors import SeatLabel, table_view
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 
@@ -150,3 +151,28 @@ def test_an_unchanged_score_is_not_rendered_again_for_the_next_move(
     assert rendered["games/_score_body.html"] == 0  # nobody scored: looked up, not sent
     assert not any('id="scores"' in frame for frame in frames)
     assert all('id="board"' in frame for frame in frames)  # the line moved on
+
+
+def test_a_kept_fragment_is_found_by_its_named_tuples_and_is_not_scanned_by_the_collector(
+    rendered: Counter[str],
+) -> None:
+    """Kept for every later viewer, the fragments' keys were a large part of what each
+    full garbage collection walked under load: they are kept as builtin tuples."""
+    fragments.forget()
+    label = SeatLabel("Anna", False, "", False, True, False, False, False, "", 7)
+    first = fragments.shared_in("en", "games/_seat_label.html", seat=label)
+    again = fragments.shared_in("en", "games/_seat_label.html", seat=label._replace())
+    assert again is first and rendered["games/_seat_label.html"] == 1
+    (key,) = fragments._kept
+    for _ in range(3):  # the collector lets go of a tuple one level a pass
+        gc.collect()
+    assert not gc.is_tracked(key)
+
+
+def test_a_seat_renamed_during_a_hand_has_the_whole_log_sent_again(pairs_table: Table) -> None:
+    viewer = _viewer(pairs_table, seat_user(pairs_table, 0))
+    viewer._render_view(False, None)
+    tv = table_view(table=pairs_table.pk, user=seat_user(pairs_table, 0))
+    assert viewer._log_added(tv) == ""  # nothing new: nothing to send
+    renamed = tv._replace(seats=tuple(s._replace(name=s.name + "!") for s in tv.seats))
+    assert viewer._log_added(renamed) is None  # the lines below the top may say the old name
