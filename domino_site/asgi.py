@@ -40,11 +40,14 @@ application = GameClockMiddleware(
 # Everything imported so far lives as long as the process: keep it out of the
 # collector's scans (a full collection walked it all, 180-230 ms under load).
 # Raising the young generation's threshold (20,000) made each young collection
-# take 100 ms under load.  Full collections are what stall: 150-390 ms every 4-14 s
-# at 150 tables, as each version's state outlives the young generations.  Consider
-# one ten times less often (after 100 middle-generation collections, not 10).
-gc.freeze()
-gc.set_threshold(700, 10, 100)
+# take 100 ms under load.  Full collections are what stall: with 1,600 sockets a
+# process tracks about 450,000 objects (each socket's Twisted, autobahn and asyncio
+# state, each table's state, the kept fragments), and one took 400-500 ms, twice a
+# minute at 200 moves/s, holding up every socket.  Consider one after 1,000
+# middle-generation collections, not 10 (the default) or 100: under that load none
+# came in a 3-minute window, p99 147 and 126 ms against 236 and 326 ms, for about
+# 50 MB more (README, "Eleventh session").
+gc.set_threshold(700, 10, 1000)
 # A daphne process runs its event loop, its database thread and a thread per page
 # request; a thread that waits on the database gets the GIL back only when the
 # holder yields it, every 5 ms by default.  A page making five queries waited up
