@@ -28,6 +28,12 @@ def test_a_long_garbage_collection_is_reported_to_the_operator(
     assert any("slow garbage collection: generation 2" in r.message for r in caplog.records)
 
 
+def test_what_the_server_loaded_at_start_is_left_out_of_the_collectors_scans() -> None:
+    """A full collection walked the whole of Django and the site under load."""
+    assert asgi.application is not None
+    assert gc.get_freeze_count() > 10_000
+
+
 def test_the_load_benchmark_counts_the_collections_the_server_logged_in_its_window(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
