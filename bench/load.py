@@ -168,7 +168,6 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = self.folder / "daphne.log"
-        self.logs = [self.log]
 
     def _export(self, rev: str) -> Path:
         """A commit's tree, to measure it beside the checkout (``--rev``)."""
@@ -261,17 +260,16 @@ COLLECTION_LOGGED_MS = 20
 COLLECTION_LINE = re.compile(rb"slow garbage collection: generation (\d), (\d+) ms")
 
 
-def log_size(logs: Iterable[Path]) -> list[int]:
-    return [path.stat().st_size if path.exists() else 0 for path in logs]
+def log_size(log: Path) -> int:
+    return log.stat().st_size if log.exists() else 0
 
 
-def collections_logged(logs: Iterable[Path], since: list[int]) -> dict[str, Any]:
-    """The collections the servers logged after ``since`` (their logs' sizes then)."""
+def collections_logged(log: Path, since: int) -> dict[str, Any]:
+    """The collections the servers logged after ``since`` (their log's size then)."""
     pauses: list[tuple[int, int]] = []
-    for path, offset in zip(logs, since, strict=True):
-        with contextlib.suppress(OSError), path.open("rb") as log:
-            log.seek(offset)
-            pauses += [(int(g), int(ms)) for g, ms in COLLECTION_LINE.findall(log.read())]
+    with contextlib.suppress(OSError), log.open("rb") as out:
+        out.seek(since)
+        pauses = [(int(g), int(ms)) for g, ms in COLLECTION_LINE.findall(out.read())]
     return {
         "at_least_ms": COLLECTION_LOGGED_MS,
         "n": len(pauses),
@@ -299,7 +297,6 @@ class ScaledServers:
         self.children: list[subprocess.Popen[bytes]] = []
         self.names = [f"daphne:{self.port + n}" for n in range(processes)] + ["worker"]
         self.log = self.folder / "servers.log"
-        self.logs = [self.log]
 
     def _reset_stores(self) -> None:
         """A fresh database and an empty Redis database for each run."""
@@ -893,14 +890,14 @@ class Bench:
         url: str,
         server_pid: int | None,
         servers: ScaledServers | None = None,
-        logs: list[Path] | None = None,
+        log: Path | None = None,
     ) -> None:
         self.args = args
         self.url = url.rstrip("/")
         self.ws_url = "ws" + self.url.removeprefix("http")
         self.server_pid = server_pid
         self.scaled = servers
-        self.logs: list[Path] = logs or []  # the servers' own output (collections)
+        self.log = log  # the servers' own output (their collections)
         # Every server process (--scaled: the daphne ones and the worker), by name.
         self.urls = servers.urls if servers else [self.url]
         if servers:
@@ -1103,7 +1100,7 @@ class Bench:
         wait0 = _total(proc_runqueue_seconds(pid) for pid in pids.values())
         kernel0 = _total(proc_system_seconds(pid) for pid in pids.values())
         me0 = proc_cpu_seconds(os.getpid())
-        logged0 = log_size(self.logs)
+        logged0 = log_size(self.log) if self.log else 0
         start = time.perf_counter()
         connections: list[int | None] = []
         if self.scaled:
@@ -1140,8 +1137,8 @@ class Bench:
                 break
             await asyncio.sleep(0.1)
         result = self.summary(start, end, cpu0, cpu1, me0, me1, memory)
-        if self.logs:  # logged by the end of the grace, a collection late in the window too
-            result["collections"] = collections_logged(self.logs, logged0)
+        if self.log:  # logged by the end of the grace, a collection late in the window too
+            result["collections"] = collections_logged(self.log, logged0)
         if wait0 is not None and wait1 is not None:
             result["server_waiting_for_cpu_pct"] = round(100 * (wait1 - wait0) / (end - start), 1)
         if kernel0 is not None and kernel1 is not None:
@@ -1364,9 +1361,9 @@ async def run(
     url: str,
     server_pid: int | None,
     servers: ScaledServers | None = None,
-    logs: list[Path] | None = None,
+    log: Path | None = None,
 ) -> dict[str, Any]:
-    bench = Bench(args, url, server_pid, servers, logs)
+    bench = Bench(args, url, server_pid, servers, log)
     helpers = [asyncio.create_task(bench.watch_lag()), asyncio.create_task(bench.pages())]
     most_echoes = args.echo_sockets if args.echo_sockets is not None else max(args.steps)
     helpers += [asyncio.create_task(bench.echo(n)) for n in range(most_echoes)]
@@ -1606,7 +1603,7 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
     )
     try:
         outcome = _bounded_run(
-            args, number, run(args, url, pid, logs=server.logs if server else None)
+            args, number, run(args, url, pid, log=server.log if server else None)
         )
     finally:
         if server is not None:
@@ -1652,7 +1649,7 @@ def run_scaled(args: argparse.Namespace, number: int) -> dict[str, Any]:
             flush=True,
         )
         outcome = _bounded_run(
-            args, number, run(args, servers.url, servers.pid, servers, servers.logs)
+            args, number, run(args, servers.url, servers.pid, servers, servers.log)
         )
         if servers.proc is not None:
             print(

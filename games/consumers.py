@@ -366,8 +366,8 @@ class TableConsumer(_ViewerConsumer):
         ("" if none), rather than the whole log again: a frame would carry a line
         per move of the hand.  None: the log must be sent whole (another hand, a
         line that changed, such as a draw counted with the one before)."""
-        shown, self.shown_log = self.shown_log, LogShown.of(tv)
-        now = self.shown_log
+        shown, now = self.shown_log, LogShown.of(tv)
+        self.shown_log = now
         if shown is None or now is None or (shown.hand, shown.names) != (now.hand, now.names):
             return None
         added = now.lines - shown.lines

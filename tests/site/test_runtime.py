@@ -43,7 +43,7 @@ def test_the_load_benchmark_counts_the_collections_the_server_logged_in_its_wind
     monkeypatch.setattr(asgi, "SLOW_COLLECTION", 0.0)
     log = tmp_path / "daphne.log"
     log.write_text("slow garbage collection: generation 2, 900 ms, 0 objects freed\n")
-    before = load.log_size([log])  # the window starts: that one is not counted
+    before = load.log_size(log)  # the window starts: that one is not counted
     gc.disable()  # the two below alone
     try:
         with caplog.at_level(logging.WARNING, logger="games"):
@@ -53,7 +53,7 @@ def test_the_load_benchmark_counts_the_collections_the_server_logged_in_its_wind
         gc.enable()
     with log.open("a") as out:
         out.writelines(r.getMessage() + "\n" for r in caplog.records)
-    counted = load.collections_logged([log], before)
+    counted = load.collections_logged(log, before)
     assert (counted["n"], counted["full"]) == (2, 1)
     assert counted["max_ms"] < 900
 
