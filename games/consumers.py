@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import traceback
 from typing import Any, NamedTuple
@@ -16,7 +17,9 @@ from urllib.parse import parse_qs
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -24,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.middleware import chosen_language
 from accounts.models import User
+from domino_site.in_turn import dispatch_in_turn
 from games import constants, fragments, live, markup, presence, socket_limits, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
@@ -42,6 +46,19 @@ class _ViewerConsumer(AsyncWebsocketConsumer):
     """Knows its viewer and language from the scope; a session opens only so many."""
 
     counted: tuple[str, int] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As Channels' own, its messages handled by ``dispatch_in_turn`` (no task
+        per message)."""
+        self.scope = scope
+        layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[assignment]
+        sources = [receive]
+        if layer is not None:
+            self.channel_name = await layer.new_channel()
+            sources.append(functools.partial(layer.receive, self.channel_name))
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await dispatch_in_turn(sources, self.dispatch)
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
