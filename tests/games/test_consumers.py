@@ -181,6 +181,32 @@ async def test_two_players_play_a_whole_game_through_the_websocket_and_nothing_l
     assert await sync_to_async(Move.objects.filter(hand__table=finished).count)() > 0
 
 
+async def test_a_watchers_frames_start_no_task_to_wait_for_the_next_message() -> None:
+    """Channels' consumers started a task per message to wait for the next one (a third
+    of what the collector walked under load); the site's take theirs in turn."""
+    table, anna, bruno, carla = await started_duello()
+    watcher = await connect(f"/ws/table/{table.code}/", carla)
+    await frame_at_least(watcher, 2)
+    loop = asyncio.get_running_loop()
+    started: list[str] = []
+
+    def counting_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+        started.append(getattr(coro, "__qualname__", ""))
+        return asyncio.Task(coro, loop=loop, **kwargs)
+
+    loop.set_task_factory(counting_factory)
+    try:
+        for _ in range(4):
+            version = await current_version(table.pk)
+            assert await play_the_first_legal_move(table, (anna, bruno), version)
+            await frame_at_least(watcher, version + 1)  # the watcher saw the move
+    finally:
+        loop.set_task_factory(None)
+    # (channels_redis's receive starts a task of its own inside: the layer's, not ours)
+    assert not [name for name in started if name.endswith("ChannelLayer.receive")]
+    await watcher.disconnect()
+
+
 async def test_a_refused_command_gets_a_message_and_changes_nothing() -> None:
     table, anna, _bruno, _carla = await started_duello()
     comm = await connect(f"/ws/table/{table.code}/", anna)
