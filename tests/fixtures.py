@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import re
 import subprocess
@@ -9,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from channels.layers import channel_layers
@@ -175,3 +178,21 @@ def manage_last_line(env: dict[str, str], *args: str) -> str:
     )
     lines = done.stdout.strip().splitlines()
     return lines[-1] if lines else ""
+
+
+@contextlib.contextmanager
+def tasks_started() -> Iterator[list[str]]:
+    """The coroutines the running event loop makes tasks of inside the block, by their
+    qualified names."""
+    loop = asyncio.get_running_loop()
+    started: list[str] = []
+
+    def counting_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+        started.append(getattr(coro, "__qualname__", ""))
+        return asyncio.Task(coro, loop=loop, **kwargs)
+
+    loop.set_task_factory(counting_factory)
+    try:
+        yield started
+    finally:
+        loop.set_task_factory(None)

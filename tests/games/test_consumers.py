@@ -25,7 +25,7 @@ from games.engine import PRESETS, Tile
 from games.models import Move, Table
 from games.records import load_match
 from games.selectors import table_view
-from tests.fixtures import Screen
+from tests.fixtures import Screen, tasks_started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -187,21 +187,11 @@ async def test_a_watchers_frames_start_no_task_to_wait_for_the_next_message() ->
     table, anna, bruno, carla = await started_duello()
     watcher = await connect(f"/ws/table/{table.code}/", carla)
     await frame_at_least(watcher, 2)
-    loop = asyncio.get_running_loop()
-    started: list[str] = []
-
-    def counting_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
-        started.append(getattr(coro, "__qualname__", ""))
-        return asyncio.Task(coro, loop=loop, **kwargs)
-
-    loop.set_task_factory(counting_factory)
-    try:
+    with tasks_started() as started:
         for _ in range(4):
             version = await current_version(table.pk)
             assert await play_the_first_legal_move(table, (anna, bruno), version)
             await frame_at_least(watcher, version + 1)  # the watcher saw the move
-    finally:
-        loop.set_task_factory(None)
     # (channels_redis's receive starts a task of its own inside: the layer's, not ours)
     assert not [name for name in started if name.endswith("ChannelLayer.receive")]
     await watcher.disconnect()

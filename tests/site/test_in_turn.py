@@ -9,6 +9,7 @@ import pytest
 from channels.exceptions import StopConsumer
 
 from domino_site.in_turn import dispatch_in_turn
+from tests.fixtures import tasks_started
 
 pytestmark = pytest.mark.asyncio
 
@@ -44,14 +45,6 @@ async def test_messages_of_both_sources_are_handled_one_at_a_time_in_each_source
 
 
 async def test_messages_start_no_task_of_their_own() -> None:
-    loop = asyncio.get_running_loop()
-    started = 0
-
-    def counting_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
-        nonlocal started
-        started += 1
-        return asyncio.Task(coro, loop=loop, **kwargs)
-
     socket: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     layer: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     seen = 0
@@ -65,14 +58,10 @@ async def test_messages_start_no_task_of_their_own() -> None:
     for n in range(100):
         socket.put_nowait({"type": "socket", "n": n})
         layer.put_nowait({"type": "layer", "n": n})
-    loop.set_task_factory(counting_factory)
-    try:
-        with pytest.raises(StopConsumer):
-            await dispatch_in_turn([socket.get, layer.get], dispatch)
-    finally:
-        loop.set_task_factory(None)
+    with tasks_started() as started, pytest.raises(StopConsumer):
+        await dispatch_in_turn([socket.get, layer.get], dispatch)
     assert seen == 200
-    assert started == 2  # one per source, for the consumer's life (Channels' own: 200 more)
+    assert len(started) == 2  # one per source, for the consumer's life (Channels' own: 200 more)
 
 
 async def test_a_failing_handler_ends_the_consumer_and_stops_its_other_source() -> None:
