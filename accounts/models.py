@@ -50,3 +50,15 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+class PlayerLock(models.Model):
+    """The player's own lock: their queue joins and stake sits take this row first
+    (the head of the global lock order), so one player's concurrent requests run
+    one after another, whatever pool or table they name.  The ``User`` row cannot
+    serve: a match's end updates it (XP) after locking wallets."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, primary_key=True)
+
+    def __str__(self) -> str:
+        return f"lock of {self.user_id}"

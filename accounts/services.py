@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from .constants import GUEST_IDLE, PRUNE_BATCH
-from .models import GUEST_PREFIX, User
+from .models import GUEST_PREFIX, PlayerLock, User
 from .usernames import username_clean, username_key
 
 
@@ -32,6 +32,15 @@ def guest_create() -> User:
         except IntegrityError:
             continue
     raise RuntimeError("could not create a guest")
+
+
+def lock_player(user: User) -> None:
+    """Hold the player's own lock until the transaction ends (call inside one, before
+    any other lock): their joins and sits wait for each other."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_player outside a transaction locks nothing")
+    PlayerLock.objects.bulk_create([PlayerLock(user=user)], ignore_conflicts=True)
+    PlayerLock.objects.select_for_update().get(user=user)
 
 
 def _taken() -> ValidationError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -15,7 +16,12 @@ from django.views.decorators.http import require_POST
 from accounts.guests import viewer
 from economy import numbers
 from economy.selectors import balance_of
-from economy.services.stake_tables import open_stake_tables, stake_table_leave, stake_table_sit
+from economy.services.stake_tables import (
+    AlreadySeated,
+    open_stake_tables,
+    stake_table_leave,
+    stake_table_sit,
+)
 from games.errors import GameError
 from games.models import Table
 from matchmaking.forms import PoolForm
@@ -28,6 +34,10 @@ class StakeForm(PoolForm):
         super().__init__(*args, **kwargs)  # keeps the table's settings only, then:
         self.fields["stake"] = forms.TypedChoiceField(
             label=_("Stake"), coerce=int, choices=[(s, str(s)) for s in numbers.STAKES]
+        )
+        # The form's own token: sent twice (a double click, a retry), it sits once.
+        self.fields["token"] = forms.UUIDField(
+            widget=forms.HiddenInput, initial=uuid.uuid4, required=False
         )
 
 
@@ -62,8 +72,14 @@ def stake_sit(request: HttpRequest) -> HttpResponse:
         return render(request, "economy/stakes.html", _context(request, form), status=400)
     try:
         table = stake_table_sit(
-            user=user, rules=form.cleaned_data["rules"], stake=form.cleaned_data["stake"]
+            user=user,
+            rules=form.cleaned_data["rules"],
+            stake=form.cleaned_data["stake"],
+            token=form.cleaned_data["token"],
         )
+    except AlreadySeated as error:
+        messages.info(request, error.message)
+        return redirect("table", code=error.table.code)
     except GameError as error:
         messages.error(request, error.message)
         return redirect("economy:stakes")

@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 from channels.layers import channel_layers
+from django.db import connections
 from django.test import Client
 from django.utils import translation
 
@@ -196,3 +198,34 @@ def tasks_started() -> Iterator[list[str]]:
         yield started
     finally:
         loop.set_task_factory(None)
+
+
+def race(n: int, work: Callable[[int], Any]) -> list[Any]:
+    """Run ``work(i)`` for i < n on threads released at the same instant, each with
+    its own database connection: each one's result, or the exception it raised."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = work(i)
+        except Exception as error:  # the outcome under test
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def signed_in(user: User) -> Client:
+    """A browser of ``user``'s (English), whose answers include a server error's 500."""
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    client.cookies["django_language"] = "en"
+    return client

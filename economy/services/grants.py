@@ -6,6 +6,7 @@ import uuid
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -52,10 +53,14 @@ def daily_key(*, user: User, day: date) -> str:
     return f"daily:{user.pk}:{day.isoformat()}"
 
 
+@transaction.atomic
 def daily_bonus(*, user: User, now: datetime | None = None) -> Transfer:
     """Today's bonus (``daily:{user}:{date}``); a second claim the same day is refused."""
     claimed_only(user)
     key = daily_key(user=user, day=bonus_day(now))
+    # The wallet's lock first: of many requests at once, the first pays and says so,
+    # the others find its transfer (post_transfer alone would return it to them all).
+    Account.objects.select_for_update().get(pk=wallet_of(user=user).pk)
     if Transfer.objects.filter(key=key).exists():
         raise GameError(_("You already collected today's bonus: come back tomorrow."))
     return post_transfer(

@@ -10,12 +10,16 @@ transaction that records the result; a drawn single hand returns the stakes.
 Once play has started, leaving forfeits nothing by itself: the seat goes away
 and a bot plays it; the pot goes to whoever wins.
 
-Lock order: the table, then its seats, then the wallets (the escrow helpers
-lock the table again, which is a no-op inside the same transaction).
+A sit takes, in the global lock order (``games.services.common``): the player's
+own row (one sit at a time per player, so a double click or four tabs seat them
+once), the row of the stake setting (people sitting at the same settings at the
+same instant share a table), then the table, its seats and the wallets (the
+escrow helpers lock the table again, a no-op inside the same transaction).
 """
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,7 +30,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.services import lock_player
 from economy import numbers
+from economy.models import StakeSetting, StakeSit
 from games.constants import ONLINE_TURN_SECONDS
 from games.deadlines import handles, set_deadline, still_due
 from games.engine import Rules
@@ -35,6 +41,7 @@ from games.models import Deadline, Seat, SeatResult, Table
 from games.services.common import check_version, locked_table, table_changed
 from games.services.tables import start
 from games.signals import match_finished
+from matchmaking.models import pool_key
 
 from .escrow import pot_pay, stake_refund, stake_sit, stakes_refund_all
 from .grants import claimed_only
@@ -79,23 +86,53 @@ def _open_table(user: User, rules: Rules, stake: int) -> Table:
     return locked_table(table.pk)
 
 
+class AlreadySeated(GameError):
+    """The player already sits at a stake table waiting to start: one at a time."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(
+            _("You are already sitting at a stake table: here it is. Stand up there first.")
+        )
+        self.table = table
+
+
+def _lock_setting(rules: Rules, stake: int) -> None:
+    key = f"{pool_key(rules)}:{stake}"
+    StakeSetting.objects.bulk_create([StakeSetting(key=key)], ignore_conflicts=True)
+    StakeSetting.objects.select_for_update().get(key=key)
+
+
 @transaction.atomic
-def stake_table_sit(*, user: User, rules: Rules, stake: int) -> Table:
-    """Sit ``user`` at an open stake table for these settings, paying the stake."""
+def stake_table_sit(
+    *, user: User, rules: Rules, stake: int, token: uuid.UUID | None = None
+) -> Table:
+    """Sit ``user`` at an open stake table for these settings, paying the stake.
+
+    ``token`` (the sit form's): the same form sent again returns the table it sat
+    the player at and pays nothing more.  Raises ``AlreadySeated`` when the player
+    sits at another stake table that has not started."""
     claimed_only(user)
     if stake not in numbers.STAKES:
         raise GameError(_("Choose one of the stakes offered."))
+    lock_player(user)
+    if token is not None:
+        done = StakeSit.objects.filter(token=token, user=user).select_related("table").first()
+        if done is not None:
+            return done.table
     already = Table.objects.filter(
         status=Table.Status.WAITING, stake__gt=0, seats__user=user
     ).first()
     if already is not None:
-        return already  # one stake table at a time; a retried click pays nothing more
+        raise AlreadySeated(already)
+    _lock_setting(rules, stake)
     table = _open_table(user, rules, stake)
     seat = table.seats.filter(user=None).order_by("number").first()
     assert seat is not None
     seat.user, seat.joined_at = user, timezone.now()
     seat.save()
     stake_sit(table=table, seat=seat.number, user=user, amount=stake)  # short: all rolls back
+    if token is not None:
+        StakeSit.objects.create(token=token, user=user, table=table)
     table_changed(table)
     if not table.seats.filter(user=None).exists():
         table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).delete()
@@ -107,14 +144,18 @@ def stake_table_sit(*, user: User, rules: Rules, stake: int) -> Table:
 def stake_table_leave(*, table_id: int, user: User, version: int) -> None:
     """Stand up before the game starts: the stake comes back at once."""
     table = locked_table(table_id)
-    check_version(table, version)
     if not table.stake:
         raise GameError(_("This is not a stake table."))
-    if table.status != Table.Status.WAITING:
-        raise GameError(_("The game has started: if you go, the computer plays your seat."))
     seat = table.seats.filter(user=user).first()
     if seat is None:
         raise GameError(_("You are not sitting at this table."))
+    if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
+        raise GameError(_("This game is over."))
+    if table.status == Table.Status.CANCELLED:
+        raise GameError(_("This table was cancelled: every stake went back."))
+    if table.status != Table.Status.WAITING:
+        raise GameError(_("The game has started: if you go, the computer plays your seat."))
+    check_version(table, version)
     seat.user, seat.joined_at = None, None
     seat.save()
     stake_refund(table=table, seat=seat.number)

@@ -1,9 +1,10 @@
 """What every table service does: lock the table, and announce a change.
 
 **The lock order**, everywhere (services, the deadline worker, matchmaking,
-the ledger): the table first, then its seats, then invitations, matchmaking
-pools and their tickets, then the league's week row, then wallets and other
-ledger accounts (in primary-key order).  A
+the ledger): a player's own row (``accounts.services.lock_player``: their queue
+joins and stake sits), then a matchmaking pool's or a stake setting's row, then
+the table, its seats, invitations, tickets, the league's week row, then wallets
+and other ledger accounts (in primary-key order), then players' rows (XP).  A
 service that needs a row of a later kind locks the earlier kinds first, even
 when it only found the table through that row (``invitation_decline`` reads
 the invitation's table id without a lock, locks the table, then the

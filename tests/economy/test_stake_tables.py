@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
@@ -25,7 +27,7 @@ from economy.audit import audit_ledger as audit
 from economy.errors import InsufficientCoins
 from economy.models import Account, Transfer
 from economy.services import escrow_of
-from economy.services.stake_tables import stake_table_leave, stake_table_sit
+from economy.services.stake_tables import AlreadySeated, stake_table_leave, stake_table_sit
 from games.deadlines import run_due
 from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
@@ -78,11 +80,16 @@ def test_a_stake_table_takes_the_stake_as_you_sit_and_starts_when_full(
 ) -> None:
     anna, bruno = rich("anna_s"), rich("bruno_s")
     before = balance(anna)
-    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    token = uuid.uuid4()
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100, token=token)
     assert balance(anna) == before - 100 and pot(table) == 100
     assert table.status == Table.Status.WAITING
     assert table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).exists()
-    assert stake_table_sit(user=anna, rules=DUEL, stake=100) == table  # a second click: no more
+    # the same form again (a second click): the same table, nothing more paid
+    assert stake_table_sit(user=anna, rules=DUEL, stake=100, token=token) == table
+    with pytest.raises(AlreadySeated, match="already sitting") as another:  # another form
+        stake_table_sit(user=anna, rules=DUEL, stake=100, token=uuid.uuid4())
+    assert another.value.table == table
     assert balance(anna) == before - 100
     same = stake_table_sit(user=bruno, rules=DUEL, stake=100)
     assert same == table
@@ -195,6 +202,56 @@ def test_the_stake_lobby_lists_open_tables_and_sits_a_player(
     table = Table.objects.get(stake=1000)
     assert response.status_code == 302 and response["Location"] == f"/t/{table.code}/"
     assert balance(bruno) == 0 and pot(table) == 2000
+
+
+def test_the_sit_form_sent_twice_sits_once_and_another_form_says_where_you_sit(
+    rich: Callable[[str], User], client: Client
+) -> None:
+    anna = rich("anna_t")
+    client.force_login(anna)
+    client.cookies["django_language"] = "en"
+    page = client.get("/coins/stakes/").content.decode()
+    token = re.search(r'name="token" value="([0-9a-f-]{36})"', page)
+    assert token is not None  # the page's form carries its own token
+    form = {"preset": "blocco", "seating": "4p", "hand_size": "7", "draw": "no"}
+    form |= {"target": "single", "stake": "250", "token": token.group(1)}
+    first = client.post("/coins/stakes/sit/", form, follow=True)
+    table = Table.objects.get(stake=250)
+    again = client.post("/coins/stakes/sit/", form, follow=True)  # a double click
+    assert first.redirect_chain[-1][0] == again.redirect_chain[-1][0] == f"/t/{table.code}/"
+    assert "already sitting" not in again.content.decode()  # the same request, answered again
+    assert balance(anna) == 750 and pot(table) == 250
+    other = client.post(
+        "/coins/stakes/sit/", {**form, "stake": "100", "token": str(uuid.uuid4())}, follow=True
+    )
+    assert other.redirect_chain[-1][0] == f"/t/{table.code}/"  # where they sit, and why
+    assert "You are already sitting at a stake table" in other.content.decode()
+    assert balance(anna) == 750 and not Table.objects.filter(stake=100).exists()
+
+
+def test_the_leave_form_says_what_happened_to_this_player_at_this_table(
+    rich: Callable[[str], User], client: Client
+) -> None:
+    anna, bruno, carla = rich("anna_f"), rich("bruno_f"), rich("carla_f")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    _play_to_the_end(table)
+
+    def leave(user: User) -> str:
+        client.force_login(user)
+        client.cookies["django_language"] = "en"
+        leave_url = f"/coins/stakes/{table.code}/leave/"
+        response = client.post(leave_url, {"version": version_of(table)}, follow=True)
+        return response.content.decode()
+
+    assert "You are not sitting at this table." in leave(carla)  # never sat there
+    assert "This game is over." in leave(anna)
+    cancelled = stake_table_sit(user=carla, rules=DUEL, stake=100)
+    deadline = cancelled.deadlines.get(kind=Deadline.Kind.STAKE_FILL)
+    run_due(now=deadline.due_at + timedelta(seconds=1))
+    with pytest.raises(GameError, match="cancelled: every stake went back"):
+        stake_table_leave(table_id=cancelled.pk, user=carla, version=version_of(cancelled))
+    assert balance(carla) == 1000 and audit().ok
 
 
 @pytest.mark.postgres

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -10,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from accounts.models import User
 from games.deadlines import run_due
@@ -18,7 +17,8 @@ from games.engine import PRESETS
 from games.engine.rules import TARGETS
 from games.models import Deadline, Seat, Table
 from matchmaking.models import Ticket
-from matchmaking.services import pool_fill, queue_join
+from matchmaking.services import pool_fill, queue_join, queue_leave
+from tests.fixtures import race, signed_in
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -33,26 +33,9 @@ def needs_postgres() -> None:
 
 
 def at_once(jobs: list[Callable[[], Any]]) -> list[Any]:
-    """Run the jobs on threads released together; each thread has its own connection."""
-    barrier = threading.Barrier(len(jobs))
-    results: list[Any] = [None] * len(jobs)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = jobs[i]()
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not errors, errors
+    """The jobs run on threads released together; none may fail."""
+    results = race(len(jobs), lambda i: jobs[i]())
+    assert not [r for r in results if isinstance(r, Exception)], results
     return results
 
 
@@ -120,3 +103,31 @@ def test_two_workers_sweeping_many_due_fills_start_one_table_per_room(
 def claim_due_left(now: Any) -> bool:
     """Pool fills still pending (the bots' own deadlines may keep coming)."""
     return Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, due_at__lte=now).exists()
+
+
+def test_one_player_joining_two_pools_at_once_waits_in_one_of_them(
+    make_user: Callable[..., User],
+) -> None:
+    anna = make_user("anna")
+    for round_ in range(5):  # each time both pools are new to the player
+        rules = [replace(PAIRS, target=50 + 50 * (round_ % 3)), replace(DUO, target=150)]
+        results = race(2, lambda i, rules=rules: queue_join(user=anna, rules=rules[i]))
+        assert not [r for r in results if isinstance(r, Exception)], results
+        assert Ticket.objects.filter(user=anna, status=Ticket.Status.WAITING).count() == 1
+        queue_leave(user=anna)
+
+
+def test_one_player_joining_two_pools_from_two_tabs_gets_no_server_error(
+    make_user: Callable[..., User],
+) -> None:
+    anna = make_user("anna")
+    client = signed_in(anna)
+    forms = [
+        {"preset": "domino", "seating": "4p", "hand_size": "7", "draw": "yes", "target": "100"},
+        {"preset": "domino", "seating": "2", "hand_size": "7", "draw": "yes", "target": "100"},
+    ]
+    for _ in range(3):
+        responses = race(2, lambda i: client.post("/online/join/", forms[i]))
+        assert [r.status_code for r in responses] == [302, 302], responses
+        assert Ticket.objects.filter(user=anna, status=Ticket.Status.WAITING).count() == 1
+        queue_leave(user=anna)
