@@ -13,6 +13,12 @@ one inside each daphne process):
    or replacing it in the same transaction.  Two workers holding the same row
    after a lease ran out serialise on the subject's lock; the second finds the
    row gone and does nothing.
+3. **Fail.** A handler that raises has its transaction rolled back; the row is
+   tried again later and later (:func:`retry_delay`), and after ``PARK_AFTER``
+   failures in a row it is parked: logged at ERROR, claimed by no worker until
+   :func:`set_deadline` sets it again (the subject moved on) or an operator
+   retries it from the admin (:func:`unpark`).  A kind's ``on_parked`` hook may
+   tell the people waiting on it.
 
 Handlers do nothing slow under a lock: a bot decides before the lock is taken.
 """
@@ -20,9 +26,7 @@ Handlers do nothing slow under a lock: a bot decides before the lock is taken.
 from __future__ import annotations
 
 import logging
-import os
-import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -36,11 +40,17 @@ log = logging.getLogger(__name__)
 
 #: How long a claim keeps other workers off a row.
 LEASE = timedelta(seconds=30)
-#: When a handler fails, the row is tried again this much later.
-RETRY_AFTER = timedelta(seconds=30)
+#: A failed row is tried again this much later, twice as long after each further
+#: failure in a row (30 s, 1, 2, 4, 8, 16 min), never more than ``RETRY_MAX``…
+RETRY_FIRST = timedelta(seconds=30)
+RETRY_MAX = timedelta(minutes=30)
+#: …and parked at its 8th failure in a row, about an hour after the first.
+PARK_AFTER = 8
 
 Handler = Callable[[Deadline, datetime], bool]
+ParkedHook = Callable[[Deadline], None]
 _handlers: dict[str, Handler] = {}
+_parked_hooks: dict[str, ParkedHook] = {}
 
 
 def handles(*kinds: str) -> Callable[[Handler], Handler]:
@@ -57,6 +67,18 @@ def handles(*kinds: str) -> Callable[[Handler], Handler]:
     return register
 
 
+def on_parked(*kinds: str) -> Callable[[ParkedHook], ParkedHook]:
+    """Register what to do once a deadline of these kinds is parked (say, tell the
+    people waiting for it); it gets the claimed row once the parking is saved."""
+
+    def register(hook: ParkedHook) -> ParkedHook:
+        for kind in kinds:
+            _parked_hooks[kind] = hook
+        return hook
+
+    return register
+
+
 def set_deadline(
     kind: str,
     due_at: datetime,
@@ -65,9 +87,17 @@ def set_deadline(
     key: str = "",
     version: int | None = None,
 ) -> None:
-    """Create or move the one deadline of ``kind`` for this subject (call under its lock)."""
+    """Create or move the one deadline of ``kind`` for this subject (call under its lock).
+
+    It starts afresh: no failures counted, not parked."""
     subject: dict[str, Any] = {"table": table} if table is not None else {"key": key}
-    fields = {"due_at": due_at, "version": version, "claimed_until": None, "attempts": 0}
+    fields = {
+        "due_at": due_at,
+        "version": version,
+        "claimed_until": None,
+        "attempts": 0,
+        "parked_at": None,
+    }
     # Under the subject's lock nobody else adds its row: an update, else an insert
     # (two statements; update_or_create's savepoint and select made four).
     if Deadline.objects.filter(kind=kind, **subject).update(**fields):
@@ -84,16 +114,12 @@ def still_due(claimed: Deadline) -> Deadline | None:
     )
 
 
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
 def claim_due(*, now: datetime, limit: int = 50) -> list[Deadline]:
-    """Lease up to ``limit`` due rows nobody else holds, oldest first."""
+    """Lease up to ``limit`` due rows nobody else holds, oldest first (never a parked one)."""
     with transaction.atomic():
         rows = list(
             Deadline.objects.select_for_update(skip_locked=True)
-            .filter(due_at__lte=now)
+            .filter(due_at__lte=now, parked_at__isnull=True)
             .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
             .order_by("due_at")[:limit]
         )
@@ -103,26 +129,67 @@ def claim_due(*, now: datetime, limit: int = 50) -> list[Deadline]:
 
 
 def apply(deadline: Deadline, *, now: datetime) -> bool:
-    """Run one claimed row's handler; a failure is logged and retried later."""
+    """Run one claimed row's handler; a failure is logged and retried later, or parked."""
     handler = _handlers.get(deadline.kind)
-    if handler is None:
-        log.error("deadline %s: no handler for kind %r", deadline.pk, deadline.kind)
-        return False
     try:
+        if handler is None:
+            raise LookupError(f"no handler for deadlines of kind {deadline.kind!r}")
         return handler(deadline, now)
     except Exception:  # one broken subject must not stop the others
-        log.exception(
-            "deadline %s (%s, table %s, key %r) failed; retrying in %ss",
-            deadline.pk,
-            deadline.kind,
-            deadline.table_id,
-            deadline.key,
-            RETRY_AFTER.seconds,
-        )
-        Deadline.objects.filter(pk=deadline.pk, due_at=deadline.due_at).update(
-            due_at=now + RETRY_AFTER, claimed_until=None
-        )
+        _failed(deadline, now=now)
         return False
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long after its ``attempts``-th failure in a row a deadline is tried again."""
+    doublings = min(max(attempts - 1, 0), 16)  # 30 s << 16 is past any cap already
+    return min(RETRY_FIRST * (1 << doublings), RETRY_MAX)
+
+
+def _failed(deadline: Deadline, *, now: datetime) -> None:
+    """Count the failure (call while handling it): retry the row later, or park it."""
+    attempts = deadline.attempts + 1
+    subject = f"table {deadline.table_id}" if deadline.table_id else f"key {deadline.key!r}"
+    what = f"deadline {deadline.pk} ({deadline.kind}, {subject})"
+    # Only the row as it was claimed: if its subject set it again meanwhile, that stands.
+    row = Deadline.objects.filter(
+        pk=deadline.pk, due_at=deadline.due_at, attempts=deadline.attempts
+    )
+    if attempts >= PARK_AFTER:
+        if row.update(attempts=attempts, parked_at=now, claimed_until=None):
+            log.error("%s failed %s times in a row: parked", what, attempts, exc_info=True)
+            _tell_parked(deadline)
+            return
+    else:
+        delay = retry_delay(attempts)
+        if row.update(attempts=attempts, due_at=now + delay, claimed_until=None):
+            log.warning(
+                "%s failed (%s in a row); retrying in %ss",
+                what,
+                attempts,
+                int(delay.total_seconds()),
+                exc_info=True,
+            )
+            return
+    log.warning("%s failed; it has been set again since", what, exc_info=True)
+
+
+def _tell_parked(deadline: Deadline) -> None:
+    hook = _parked_hooks.get(deadline.kind)
+    if hook is None:
+        return
+    try:
+        hook(deadline)
+    except Exception:  # telling is a courtesy: the row is parked anyway
+        log.exception("deadline %s: its parked hook failed", deadline.pk)
+
+
+def unpark(pks: Iterable[int]) -> int:
+    """Give these parked rows another try at the worker's next pass (an operator's
+    action); returns how many there were."""
+    return Deadline.objects.filter(pk__in=list(pks), parked_at__isnull=False).update(
+        parked_at=None, attempts=0, claimed_until=None
+    )
 
 
 def run_due(*, now: datetime | None = None, limit: int = 50) -> int:

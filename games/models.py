@@ -278,7 +278,9 @@ class Deadline(models.Model):
 
     The worker (``games.worker``) claims due rows and applies each exactly once
     under its subject's lock: a table's row for table kinds, otherwise the
-    subject named by ``key`` (a matchmaking pool, a league week…).
+    subject named by ``key`` (a matchmaking pool, a league week…).  One whose
+    handler keeps failing is retried later and later, then parked
+    (``games.deadlines.apply``).
     """
 
     class Kind(models.TextChoices):
@@ -298,7 +300,9 @@ class Deadline(models.Model):
     due_at = models.DateTimeField()
     version = models.PositiveIntegerField(null=True, blank=True)  # the table's, when scheduled
     claimed_until = models.DateTimeField(null=True, blank=True)  # a worker's lease
-    attempts = models.PositiveSmallIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)  # failures in a row
+    # Set when it failed too often: no worker claims it until it is set again.
+    parked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -48,6 +48,7 @@ class QueueState:
     waiting: int = 0  # people waiting for these settings
     room: tuple[str, ...] = ()  # the names in the player's forming room, in order
     fill_at: datetime | None = None  # when simulated players complete it
+    fill_parked: bool = False  # the fill failed too often: no simulated players for now
     table: Table | None = None  # where the player was just seated
 
     @property
@@ -96,6 +97,7 @@ def queue_state(*, user: User | None) -> QueueState:
     start = mine - mine % seats
     room = waiting[start : start + seats]
     deadline = Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, key=pool.key).first()
+    parked = deadline is not None and deadline.parked_at is not None
     fill_at = deadline.due_at if deadline is not None else None
     if fill_at is None and room:
         fill_at = room[0].joined_at + fill_timeout()
@@ -103,5 +105,6 @@ def queue_state(*, user: User | None) -> QueueState:
         ticket=ticket,
         waiting=len(waiting),
         room=tuple(t.user.display_name for t in room),
-        fill_at=fill_at,
+        fill_at=None if parked else fill_at,
+        fill_parked=parked,
     )

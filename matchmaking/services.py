@@ -1,10 +1,12 @@
 """Writes: joining and leaving a queue, the wave that seats a pool, the fill with simulated players.
 
-Lock order (the global one: table, seats, then tickets): a pool's row, then its
-tickets.  A table is only ever created here, never locked, so nothing waits
-on a table while holding a pool.  Every wave runs under its pool's lock, so two
-processes never seat one ticket twice nor fill one room twice; the fill
-deadline is also checked with ``still_due`` under that lock.
+Lock order (the global one, ``games.services.common``): a join or a leave takes
+the player's own row first (one player's joins run one after another, whatever
+pool they name), then a pool's row, then its tickets.  A table is only ever
+created here, never locked, so nothing waits on a table while holding a pool.
+Every wave runs under its pool's lock, so two processes never seat one ticket
+twice nor fill one room twice; the fill deadline is also checked with
+``still_due`` under that lock.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from django.utils.translation import gettext as _
 
 from accounts.levels import level_for
 from accounts.models import User
-from games.deadlines import handles, set_deadline, still_due
+from accounts.services import lock_player
+from games.deadlines import handles, on_parked, set_deadline, still_due
 from games.engine import PRESET_OPTIONS, Rules
 from games.errors import GameError
 from games.models import Deadline, Table
@@ -75,9 +78,11 @@ def queue_join(*, user: User, rules: Rules) -> Ticket:
     when enough people were waiting."""
     if not can_play_online(user):
         raise GameError(_("Online play needs a username: save your account first."))
+    lock_player(user)  # first: even the pool's first use (an insert) comes after it
+    pool_id = pool_for(rules=rules).pk
     if online_table_in_play(user=user) is not None:
         raise GameError(_("You are playing an online game: finish it first."))
-    pool = Pool.objects.select_for_update().get(pk=pool_for(rules=rules).pk)
+    pool = Pool.objects.select_for_update().get(pk=pool_id)
     now = timezone.now()
     current = (
         Ticket.objects.select_for_update(of=("self",))
@@ -107,6 +112,7 @@ def queue_join(*, user: User, rules: Rules) -> Ticket:
 def queue_leave(*, user: User, ticket_id: int | None = None) -> Ticket | None:
     """Leave the queue at once; None when the player was not waiting (with
     ``ticket_id``: not waiting with that ticket, say after joining another queue)."""
+    lock_player(user)
     open_ticket = Ticket.objects.filter(user=user, status=Ticket.Status.WAITING).first()
     if open_ticket is None or ticket_id not in (None, open_ticket.pk):
         return None
@@ -186,3 +192,11 @@ def pool_fill(claimed: Deadline, now: datetime) -> bool:
             deadline.delete()
             return False
         return bool(pool_wave(pool=pool, now=now, fill=True))
+
+
+@on_parked(Deadline.Kind.POOL_FILL)
+def pool_fill_parked(claimed: Deadline) -> None:
+    """The fill failed too often: the waiting screens stop promising simulated players."""
+    pool = Pool.objects.filter(key=claimed.key).first()
+    if pool is not None:
+        live.queue_changed(pool_ids=[pool.pk])
