@@ -1,5 +1,6 @@
 """Log lines for requests: the method and path, nothing else of the request
-(no cookies, no session key, no query string, no headers)."""
+(no cookies, no session key, no query string, no headers); a websocket's error
+logged once."""
 
 from __future__ import annotations
 
@@ -19,3 +20,18 @@ class RequestLine(logging.Filter):
         method, path = getattr(request, "method", None), getattr(request, "path", None)
         record.request_line = f"{method} {_printable(path)}" if method and path else "-"
         return True
+
+
+class ClosedOnError(Exception):
+    """Raised by a websocket consumer once it has logged the error that ended it and
+    given back what it held: daphne then closes the socket with 1011 ("internal
+    error", after which htmx's websocket extension reconnects).  An application
+    cannot send that code itself: daphne's autobahn allows 1000 and 3000-4999 only."""
+
+
+class NotTwice(logging.Filter):
+    """Drop daphne's "Exception inside application" for a ``ClosedOnError``: the
+    consumer has logged the error already."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], ClosedOnError))

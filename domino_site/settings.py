@@ -134,12 +134,44 @@ else:
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py's asyncio pool defaults to 100 connections and then fails
-            # with MaxConnectionsError under load: give each process a larger pool.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}]},
+            "CONFIG": {
+                # Each dict is the keyword arguments of redis-py's ConnectionPool.from_url.
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py's asyncio pool defaults to 100 connections and then fails
+                        # with MaxConnectionsError under load: give each process a larger pool.
+                        "max_connections": REDIS_MAX_CONNECTIONS,
+                        # A consumer waits for its next message with BZPOPMIN, blocking up
+                        # to channels_redis's `brpop_timeout` (5 s) in one read.  redis-py 8
+                        # made 5 s every socket's default timeout: the idle wait timed out
+                        # and the error killed the consumer (channels_redis#422, redis-py
+                        # #4091).  No timeout rather than one above the wait: with one,
+                        # redis-py sends each command under asyncio.wait_for, which on
+                        # Python 3.11 may swallow a cancellation, and a closing consumer's
+                        # receive then went on waiting in BZPOPMIN for ever
+                        # (tests/site/test_redis_layer.py).  A dead peer is found by TCP
+                        # keepalive instead: 30 s idle, then 3 probes 5 s apart (redis-py
+                        # 8's defaults), which also keep a NAT's entry for an idle
+                        # connection alive.
+                        "socket_timeout": None,
+                        "socket_connect_timeout": 5,
+                        "socket_keepalive": True,
+                        # A pooled connection idle past the health check is PINGed before
+                        # use, and a command on a connection found dropped is sent once
+                        # more on a new one: each of the layer's commands may run twice (a
+                        # message goes into a sorted set as the same bytes: once).
+                        "health_check_interval": 30,
+                        "retry": Retry(NoBackoff(), 1),
+                    }
+                ]
+            },
         }
     }
 else:
@@ -147,6 +179,8 @@ else:
 
 # One cache for every process when Redis is there (rate limits count in it);
 # otherwise each process has its own, which is right for the single embedded one.
+# The cache sends no blocking command (get, set, add, touch, incr, get_many), so
+# redis-py 8's 5 s socket timeout is its limit for an answer, as it should be.
 CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     CACHES = {
@@ -240,7 +274,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_line": {"()": "domino_site.log.RequestLine"}},
+    "filters": {
+        "request_line": {"()": "domino_site.log.RequestLine"},
+        "not_twice": {"()": "domino_site.log.NotTwice"},
+    },
     "formatters": {
         "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"}
     },
@@ -258,6 +295,8 @@ LOGGING = {
         "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
         # A 4xx is not a server error: daphne's access log shows it already.
         "django.request": {"level": "ERROR"},
+        # A websocket closed on an error: the consumer logged it (games/consumers.py).
+        "daphne.server": {"filters": ["not_twice"]},
     },
 }
 

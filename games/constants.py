@@ -33,8 +33,12 @@ WS_MAX_FRAME_CHARS = 2048
 #: Open websockets per signed-in session (per address for visitors without one).
 WS_CONNECTIONS_PER_SESSION = 12
 WS_CONNECTIONS_PER_ADDRESS = 60
-#: A connection count is forgotten this long (seconds) after its last new connection,
-#: so a process that crashed without saying goodbye does not hold slots for ever.
-WS_CONNECTION_COUNT_TTL = 3600
+#: Every open websocket beats this often (seconds): it refreshes the slots it holds
+#: (games/slots.py: its place under the cap above, a waiting screen) and its player's
+#: presence at a table…
+WS_HEARTBEAT_SECONDS = 15.0
+#: …and a slot not refreshed for this long is free again: a socket whose process died,
+#: or whose clean-up failed, holds a player's place for under a minute, not for ever.
+WS_SLOT_TTL = 45
 #: A game against the computer nobody has moved in for this long is closed as abandoned.
 ABANDONED_AFTER_HOURS = 6

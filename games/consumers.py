@@ -11,6 +11,7 @@ import contextlib
 import functools
 import logging
 import traceback
+from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
@@ -28,7 +29,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.middleware import chosen_language
 from accounts.models import User
 from domino_site.in_turn import dispatch_in_turn
-from games import constants, fragments, live, markup, presence, socket_limits, states
+from domino_site.log import ClosedOnError
+from games import constants, fragments, live, markup, presence, slots, socket_limits, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
@@ -42,43 +44,141 @@ INVITATIONS_SHOWN = 10
 TOO_MANY_CONNECTIONS = 4429  # also the close code when a client floods commands
 
 
-class _ViewerConsumer(AsyncWebsocketConsumer):
-    """Knows its viewer and language from the scope; a session opens only so many."""
+#: A step that gives back something a connection took (a slot, a group, a presence).
+Undo = Callable[[], Awaitable[object]]
 
-    counted: tuple[str, int] | None = None
+
+def _named(error: BaseException) -> str:
+    """An exception's type, with its module: ``redis.exceptions.TimeoutError``."""
+    kind = type(error)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _refresh(claims: tuple[slots.Claim, ...]) -> None:
+    for claim in claims:
+        claim.refresh()
+
+
+class _ViewerConsumer(AsyncWebsocketConsumer):
+    """Knows its viewer and language from the scope; a session opens only so many.
+
+    However it ends — the browser closing, a handler's bug, the channel layer
+    failing (Redis away or timing out) — what the connection took is given back
+    once (``on_close``), each step on its own.  An error is logged once, then ends
+    the application with ``ClosedOnError``: daphne closes the socket with 1011 and
+    the browser reconnects.  One heartbeat task per socket refreshes the slots it
+    holds (``hold``) and does the subclass's ``beat``."""
+
+    held: list[slots.Claim]  # refreshed by the heartbeat
+    undo: list[tuple[str, Undo]]  # what to give back when the connection ends, in order
+    heartbeat: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As Channels' own, its messages handled by ``dispatch_in_turn`` (no task
-        per message)."""
+        per message), and closed down whatever ended it."""
         self.scope = scope
-        layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[assignment]
-        sources = [receive]
-        if layer is not None:
-            self.channel_name = await layer.new_channel()
-            sources.append(functools.partial(layer.receive, self.channel_name))
         self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await dispatch_in_turn(sources, self.dispatch)
+        self.held, self.undo = [], []
+        try:
+            layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[assignment]
+            sources = [receive]
+            if layer is not None:
+                self.channel_name = await layer.new_channel()
+                sources.append(functools.partial(layer.receive, self.channel_name))
+            with contextlib.suppress(StopConsumer):
+                await dispatch_in_turn(sources, self.dispatch)
+        except Exception as error:  # the layer's receive, or a handler: the socket cannot go on
+            self._log_ended(error)
+            raise ClosedOnError from None  # once closed down (finally)
+        finally:
+            await self._close_down()
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
         self.language = chosen_language(self.scope.get("cookies", {}))
 
+    async def disconnect(self, code: int) -> None:
+        await self._close_down()
+
+    def on_close(self, what: str, step: Undo) -> None:
+        """Run ``step`` when the connection ends, however it ends (the last added first);
+        ``what`` names it in the log should it fail."""
+        self.undo.append((what, step))
+
+    async def _close_down(self) -> None:
+        """Stop the heartbeat, then give back what the connection took: once, each step
+        on its own, so that one failing (Redis away) does not keep the others from
+        running."""
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()  # first: a beat must not renew what is given back
+            self.heartbeat = None
+        while self.undo:
+            what, step = self.undo.pop()
+            try:
+                await step()
+            except Exception as error:
+                log.warning("closing a websocket: %s failed (%s)", what, _named(error))
+
+    def _log_ended(self, error: Exception) -> None:
+        """What ended the socket and where, but not the exception's text: it could hold
+        a tile or a name (a layer error's type says enough: redis' TimeoutError)."""
+        user = getattr(self, "user", None)  # None when it failed before connecting
+        log.error(
+            "websocket %s (user %s) ended by %s: closing it\n%s",
+            type(self).__name__,
+            user.pk if user is not None and user.is_authenticated else None,
+            _named(error),
+            "".join(traceback.format_tb(error.__traceback__)),
+        )
+
+    async def join(self, group: str) -> None:
+        """Listen to ``group`` until the connection ends."""
+        discard = functools.partial(self.channel_layer.group_discard, group, self.channel_name)
+        self.on_close(f"leaving group {group}", discard)
+        await self.channel_layer.group_add(group, self.channel_name)
+
     async def claim_slot(self) -> bool:
         """Count this connection against its session's cap; False: refused (closed)."""
-        key = socket_limits.connection_key(self.scope)
-        if key is not None:
-            if not await socket_limits.claim_connection(*key):
-                await self.close(code=TOO_MANY_CONNECTIONS)
-                return False
-            self.counted = key
+        within = socket_limits.connection_slots(self.scope)
+        if within is None:
+            return True
+        claim = await presence.in_cache(within.claim)
+        if claim is None:
+            await self.close(code=TOO_MANY_CONNECTIONS)
+            return False
+        self.hold(claim)
+        self.on_close(
+            "giving back the socket's slot", functools.partial(presence.in_cache, claim.release)
+        )
         return True
 
-    async def release_slot(self) -> None:
-        if self.counted is not None:
-            await socket_limits.release_connection(self.counted[0])
-            self.counted = None
+    def hold(self, claim: slots.Claim) -> None:
+        """Keep ``claim`` refreshed while the socket is open (its release is the caller's)."""
+        self.held.append(claim)
+        self.keep_beating()
+
+    def keep_beating(self) -> None:
+        """Start the socket's heartbeat, if it has none yet."""
+        if self.heartbeat is None:
+            self.heartbeat = asyncio.create_task(self._heartbeat())
+
+    async def _heartbeat(self) -> None:
+        """The held slots refreshed, then ``beat``, every few seconds; what fails (the
+        cache away a moment) is done again at the next beat."""
+        while True:
+            await asyncio.sleep(constants.WS_HEARTBEAT_SECONDS)
+            try:
+                await presence.in_cache(_refresh, tuple(self.held))
+            except Exception as error:
+                log.warning("a websocket heartbeat's slots were not refreshed (%s)", _named(error))
+            try:
+                await self.beat()
+            except Exception as error:
+                log.warning("%s heartbeat failed (%s)", type(self).__name__, _named(error))
+
+    async def beat(self) -> None:
+        """More for the heartbeat to do (a table's: its player's presence)."""
 
     async def send(  # type: ignore[override]  # as the Channels stubs declare it
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -154,7 +254,6 @@ class TableConsumer(_ViewerConsumer):
     present_as: int | None = None  # the user counted present at the table by this socket
     shown_online: dict[int, bool]  # the others' presence as this screen last showed it
     shown_log: LogShown | None = None  # the log on this screen
-    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         await super().connect()
@@ -173,38 +272,31 @@ class TableConsumer(_ViewerConsumer):
         self.refused_in_a_row = 0
         self.shown_online = {}
         await self._arrive()  # before joining the group: the others are told, not this one
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.join(table_group(self.table_id))
         await self.accept()
         await self.send_view()
 
-    async def disconnect(self, code: int) -> None:
-        await self.release_slot()
-        if getattr(self, "table_id", None) is not None:
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-        await self._leave()
-
     async def _arrive(self) -> None:
-        """Count this player present (a heartbeat keeps them so); tell the table if new."""
+        """Count this player present (the heartbeat keeps them so); tell the table if new."""
         person = self.person
         if person is None:
             return
+        arrived = await presence.arrive(table_id=self.table_id, user_id=person.pk)
         self.present_as = person.pk
-        if await presence.arrive(table_id=self.table_id, user_id=person.pk):
+        self.on_close("leaving the table's presence", self._leave)
+        self.keep_beating()
+        if arrived:
             await self._presence_changed(person.pk)
-        self.heartbeat = asyncio.create_task(self._beat())
 
-    async def _beat(self) -> None:
-        assert self.present_as is not None
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-            try:
-                if await presence.beat(table_id=self.table_id, user_id=self.present_as):
-                    await self._presence_changed(self.present_as)
-                elif await self._presence_differs():
-                    # a player whose server process died expired without a goodbye
-                    await self.table_presence({})
-            except Exception as error:  # the cache away a moment: beat again next time
-                log.warning("presence heartbeat on table %s failed: %r", self.table_id, error)
+    async def beat(self) -> None:
+        """Keep the player present; show the seats again if someone came or went unseen."""
+        if self.present_as is None:
+            return
+        if await presence.beat(table_id=self.table_id, user_id=self.present_as):
+            await self._presence_changed(self.present_as)
+        elif await self._presence_differs():
+            # a player whose server process died expired without a goodbye
+            await self.table_presence({})
 
     async def _presence_differs(self) -> bool:
         """Whether the seats this screen shows online are not who is present now."""
@@ -219,11 +311,6 @@ class TableConsumer(_ViewerConsumer):
         }
 
     async def _leave(self) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.heartbeat
-            self.heartbeat = None
         if self.present_as is None:
             return
         user_id, self.present_as = self.present_as, None
@@ -438,14 +525,8 @@ class NotificationConsumer(_ViewerConsumer):
             return
         if not await self.claim_slot():
             return
-        self.group = user_group(self.person.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(user_group(self.person.pk))
         await self.accept()
-
-    async def disconnect(self, code: int) -> None:
-        await self.release_slot()
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def user_invited(self, event: dict[str, Any]) -> None:
         html = await database_sync_to_async(self._render_invitations)()

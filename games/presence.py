@@ -2,9 +2,9 @@
 
 The cache is Redis when ``REDIS_URL`` is set, so every server process sees the
 same heartbeats.  The value counts the player's open table sockets (two tabs do
-not cancel each other); each socket refreshes the expiry every
-``HEARTBEAT_SECONDS``, so a process that dies without saying goodbye lets its
-players drop out within ``PRESENCE_TTL`` seconds.
+not cancel each other); each socket refreshes the expiry at its heartbeat (every
+``constants.WS_HEARTBEAT_SECONDS``), so a process that dies without saying goodbye
+lets its players drop out within ``PRESENCE_TTL`` seconds.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 
 T = TypeVar("T")
-HEARTBEAT_SECONDS = 15.0
-PRESENCE_TTL = 40
+PRESENCE_TTL = 40  # two heartbeats and a margin
 #: How long a read of the embedded cache is reused while nothing here changed it.
 REUSE_SECONDS = 0.5
 KEEP_READS = 10_000  # tables' reads kept for reuse (all dropped past that)
@@ -92,10 +91,10 @@ def forget() -> None:
     _reads.clear()
 
 
-async def _in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+async def in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run ``work`` on the cache: right here when the cache is this process's memory
     (microseconds: a hop to a thread costs more), else on a thread of its own, never
-    queued behind the database thread's commands (a heartbeat per player every 15 s)."""
+    queued behind the database thread's commands (a heartbeat per socket every 15 s)."""
     if reads_are_local():
         return work(*args, **kwargs)
     return await sync_to_async(work, thread_sensitive=False)(*args, **kwargs)
@@ -103,22 +102,22 @@ async def _in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 async def arrive(*, table_id: int, user_id: int) -> bool:
     """Count one more socket of the player at the table; True when they were absent."""
-    return await _in_cache(_counted_change(_arrive), presence_key(table_id, user_id))
+    return await in_cache(_counted_change(_arrive), presence_key(table_id, user_id))
 
 
 async def leave(*, table_id: int, user_id: int) -> bool:
     """Count one socket fewer; True when it was the player's last one."""
-    return await _in_cache(_counted_change(_leave), presence_key(table_id, user_id))
+    return await in_cache(_counted_change(_leave), presence_key(table_id, user_id))
 
 
 async def beat(*, table_id: int, user_id: int) -> bool:
     """Keep the player present; True when they had expired (and are present again)."""
-    return await _in_cache(_counted_change(_beat), presence_key(table_id, user_id))
+    return await in_cache(_counted_change(_beat), presence_key(table_id, user_id))
 
 
 async def present_now(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
     """``present_users`` from an event loop."""
-    return await _in_cache(present_users, table_id=table_id, user_ids=list(user_ids))
+    return await in_cache(present_users, table_id=table_id, user_ids=list(user_ids))
 
 
 def reads_are_local() -> bool:

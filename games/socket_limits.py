@@ -1,8 +1,9 @@
 """Limits on websockets: commands per connection, and open connections per session.
 
 The command limit is a token bucket kept by each connection (no shared state);
-the connection cap is a counter in the Django cache (Redis when ``REDIS_URL`` is
-set, so it holds across processes), raised on connect and lowered on disconnect.
+the connection cap is a set of slots in the Django cache (``games/slots.py``:
+Redis when ``REDIS_URL`` is set, so it holds across processes), one claimed on
+connect, refreshed by the socket's heartbeat and given back on disconnect.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.core.cache import cache
-
 from games import constants
+from games.slots import Slots
 
 
 class TokenBucket:
@@ -44,7 +43,8 @@ def command_bucket() -> TokenBucket:
 
 
 def connection_key(scope: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The cache key that counts this connection's siblings, and their cap.
+    """The cache key (the slots' prefix) that counts this connection's siblings, and
+    their cap.
 
     A signed-in session (the user was loaded from it, so it is real) counts per
     session; a visitor without one counts per address.  The session key itself is
@@ -62,35 +62,7 @@ def connection_key(scope: Mapping[str, Any]) -> tuple[str, int] | None:
     return None
 
 
-def _claim(key: str, cap: int) -> bool:
-    # The cache's own incr/decr: atomic (Redis INCR, or LocMem's lock) and they keep the
-    # expiry; Django's async variants are a get then a set, neither.
-    ttl = constants.WS_CONNECTION_COUNT_TTL
-    cache.add(key, 0, timeout=ttl)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.set(key, 1, timeout=ttl)
-        count = 1
-    if count > cap:
-        _release(key)
-        return False
-    cache.touch(key, timeout=ttl)
-    return True
-
-
-def _release(key: str) -> None:
-    try:
-        if cache.decr(key) < 0:
-            cache.set(key, 0, timeout=constants.WS_CONNECTION_COUNT_TTL)
-    except ValueError:  # forgotten already (expired): nothing to give back
-        pass
-
-
-async def claim_connection(key: str, cap: int) -> bool:
-    """Count one more connection under ``key``; False (and nothing counted) over the cap."""
-    return await sync_to_async(_claim)(key, cap)
-
-
-async def release_connection(key: str) -> None:
-    await sync_to_async(_release)(key)
+def connection_slots(scope: Mapping[str, Any]) -> Slots | None:
+    """The slots this connection takes one of (None: it is not counted)."""
+    key = connection_key(scope)
+    return None if key is None else Slots(*key)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
 from accounts.models import User
 from games.consumers import _ViewerConsumer
+from games.presence import in_cache
+from games.slots import Claim
 
 from . import presence
 from .live import pool_group, queue_group
@@ -29,7 +31,6 @@ class QueueConsumer(_ViewerConsumer):
 
     pool_id: int | None = None
     waiting_ticket: int | None = None
-    counted_screen = False
 
     async def connect(self) -> None:
         await super().connect()
@@ -38,26 +39,23 @@ class QueueConsumer(_ViewerConsumer):
             return
         if not await self.claim_slot():
             return
-        await self.channel_layer.group_add(queue_group(self.person.pk), self.channel_name)
+        await self.join(queue_group(self.person.pk))
+        self.on_close("leaving the pool's group", functools.partial(self._follow_pool, None))
         await self.accept()
-        await sync_to_async(presence.screen_opened)(self.person.pk)
-        self.counted_screen = True
+        screen = await in_cache(presence.screen_opened, self.person.pk)
+        if screen is not None:
+            self.hold(screen)
+            self.on_close("closing the waiting screen", functools.partial(self._closed, screen))
         await self.send_state()
 
-    async def disconnect(self, code: int) -> None:
-        await self.release_slot()
-        await self._follow_pool(None)
-        if self.person is None:
-            return
-        await self.channel_layer.group_discard(queue_group(self.person.pk), self.channel_name)
-        if self.counted_screen:
-            left_open = await sync_to_async(presence.screen_closed)(self.person.pk)
-            if not left_open and self.waiting_ticket is not None:
-                task = asyncio.get_running_loop().create_task(
-                    leave_unless_back(self.person, self.waiting_ticket)
-                )
-                _grace_tasks.add(task)
-                task.add_done_callback(_grace_tasks.discard)
+    async def _closed(self, screen: Claim) -> None:
+        """One waiting screen fewer: the player's last one starts the grace."""
+        if not await in_cache(presence.screen_closed, screen) and self.waiting_ticket is not None:
+            task = asyncio.get_running_loop().create_task(
+                leave_unless_back(self.person, self.waiting_ticket)
+            )
+            _grace_tasks.add(task)
+            task.add_done_callback(_grace_tasks.discard)
 
     async def queue_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()
@@ -91,7 +89,7 @@ async def leave_unless_back(user: User, ticket_id: int) -> None:
     """After the grace, leave the queue if no waiting screen of the player is open."""
     try:
         await asyncio.sleep(presence.LEAVE_GRACE_SECONDS)
-        if not await sync_to_async(presence.screens_open)(user.pk):
+        if not await in_cache(presence.screens_open, user.pk):
             await database_sync_to_async(queue_leave)(user=user, ticket_id=ticket_id)
     except Exception:  # a background task: say it failed, never crash the loop
         log.exception("leaving the queue for a closed waiting screen failed (user %s)", user.pk)

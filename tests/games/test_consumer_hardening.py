@@ -4,7 +4,6 @@ nothing, and leaves the connection usable (or closes it cleanly)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from typing import Any
@@ -12,14 +11,15 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 
 from accounts.models import User
 from domino_site.asgi import application
-from games import constants, services, socket_limits
+from games import constants, services, slots, socket_limits
+from games.consumers import TOO_MANY_CONNECTIONS
 from games.engine import PRESETS
 from games.models import Move, Table
 from games.records import load_match
+from tests.cache_clock import Later, cache_later
 from tests.fixtures import PAIRS
 from tests.games.test_consumers import (
     TILE_TEXT,
@@ -32,7 +32,7 @@ from tests.games.test_consumers import (
     session_cookie,
 )
 
-__all__ = ["close_connections_after"]  # the autouse fixture, shared with test_consumers
+__all__ = ["cache_later", "close_connections_after"]  # fixtures (one shared with test_consumers)
 pytestmark = pytest.mark.django_db(transaction=True)
 
 UNREADABLE = "could not be read"
@@ -342,16 +342,56 @@ async def test_a_session_opens_at_most_twelve_sockets_and_a_closed_one_frees_its
         await comm.disconnect()
 
 
-async def test_a_crashed_process_does_not_hold_connection_slots_for_ever(
-    monkeypatch: pytest.MonkeyPatch,
+async def _notifications(cookie: bytes) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    return WebsocketCommunicator(application, "/ws/notify/", headers=headers)
+
+
+async def test_a_session_whose_sockets_all_leaked_gets_in_again_once_their_slots_expire(
+    monkeypatch: pytest.MonkeyPatch, cache_later: Later, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(constants, "WS_CONNECTION_COUNT_TTL", 1)
-    key = "ws-open:test-crash"
-    await cache.adelete(key)
-    assert all([await socket_limits.claim_connection(key, 2) for _ in range(2)])
-    assert not await socket_limits.claim_connection(key, 2)  # never released: a crash
-    await asyncio.sleep(1.2)
-    assert await socket_limits.claim_connection(key, 2)
+    """Twelve sockets closed while the cache could not take their slots back (or in a
+    process that died): their slots expire, so the player is not locked out for long."""
+    anna = await sync_to_async(User.objects.create_user)("anna", password="pw-anna-123")
+    cookie = await sync_to_async(session_cookie)(anna)
+
+    def cache_away(self: slots.Claim) -> None:
+        raise ConnectionError("the cache is restarting")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(slots.Claim, "release", cache_away)
+        for _ in range(constants.WS_CONNECTIONS_PER_SESSION):
+            comm = await _notifications(cookie)
+            assert (await comm.connect())[0]
+            await comm.disconnect()  # its slot not given back
+    assert "giving back the socket's slot failed" in caplog.text
+    refused = await _notifications(cookie)
+    assert await refused.connect() == (False, TOO_MANY_CONNECTIONS)
+
+    await cache_later(constants.WS_SLOT_TTL + 1)
+    again = await _notifications(cookie)
+    assert (await again.connect())[0]
+    await again.disconnect()
+
+
+async def test_an_open_socket_keeps_its_slot_past_the_expiry(
+    monkeypatch: pytest.MonkeyPatch, cache_later: Later
+) -> None:
+    """Its heartbeat refreshes the slot: a long-open tab never frees a place for a 13th."""
+    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.01)
+    anna = await sync_to_async(User.objects.create_user)("anna", password="pw-anna-123")
+    cookie = await sync_to_async(session_cookie)(anna)
+    open_ones = []
+    for _ in range(constants.WS_CONNECTIONS_PER_SESSION):
+        comm = await _notifications(cookie)
+        assert (await comm.connect())[0]
+        open_ones.append(comm)
+    for _ in range(3):  # more than the expiry in all, with heartbeats in between
+        await cache_later(constants.WS_SLOT_TTL * 0.6)
+    refused = await _notifications(cookie)
+    assert await refused.connect() == (False, TOO_MANY_CONNECTIONS)
+    for comm in open_ones:
+        await comm.disconnect()
 
 
 def test_visitors_without_a_session_are_counted_by_address_and_the_session_key_is_hashed() -> None:

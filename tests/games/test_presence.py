@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.db import connection, connections
 
 from accounts.models import User
-from games import presence, services
+from games import constants, presence, services
 from games.models import Table
 from tests.fixtures import DUELLO, play_a_legal_move, version_of
 from tests.games.test_consumers import connect, frame_at_least
@@ -137,7 +137,7 @@ async def test_a_heartbeat_keeps_an_open_tab_present_past_the_expiry(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
-    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.2)
     table, _anna, bruno = await started_duello()
     tab = await connect(f"/ws/table/{table.code}/", bruno)
     await frame_at_least(tab, 0)
@@ -152,7 +152,7 @@ async def test_a_heartbeat_that_fails_once_beats_again_next_time(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
-    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.2)
     real_beat, calls = presence._beat, []
 
     def flaky_beat(key: str) -> bool:
@@ -190,7 +190,7 @@ async def test_the_others_see_offline_when_a_dead_process_players_heartbeat_expi
     table, anna, bruno = await started_duello()
     # bruno's socket lives in another server process, which then dies: no goodbye is sent
     await presence.arrive(table_id=table.pk, user_id=bruno.pk)
-    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)  # anna's beats check the others
+    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.2)  # anna's beats check the others
     anna_socket = await connect(f"/ws/table/{table.code}/", anna)
     assert offline_seats(await frame_at_least(anna_socket, 0)) == set()
     await sync_to_async(cache.touch)(presence.presence_key(table.pk, bruno.pk), 1)
