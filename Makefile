@@ -67,12 +67,12 @@ serve-scaled: setup
 	DATABASE_URL=$${DATABASE_URL:-$(SCALEOUT_DB)} REDIS_URL=$${REDIS_URL:-$(SCALEOUT_REDIS)} \
 	  $(BIN)/python -m domino_site.scaled --processes $(N)
 
-## make bench: the speed benchmarks (figures go in the README)
+## make bench: the speed benchmarks (figures in docs/performance.md)
 bench: setup
 	$(BIN)/python bench/engine.py
 
 ## make bench-load TABLES=100 (RAMP=1: 10, 25, 50 … tables until p99 > 150 ms; LOAD_ARGS=…):
-## real players against one daphne on the embedded default (bench/load.py, figures in the README)
+## real players against one daphne on the embedded default (bench/load.py, figures in docs/performance.md)
 TABLES ?= 100
 bench-load: setup
 	$(BIN)/python bench/load.py $(if $(RAMP),--ramp,--tables $(TABLES)) \

@@ -46,7 +46,7 @@ application = GameClockMiddleware(
 # minute at 200 moves/s, holding up every socket.  Consider one after 1,000
 # middle-generation collections, not 10 (the default) or 100: under that load none
 # came in a 3-minute window, p99 147 and 126 ms against 236 and 326 ms, for about
-# 50 MB more (README, "Eleventh session").
+# 50 MB more (docs/performance.md).
 gc.freeze()
 gc.set_threshold(700, 10, 1000)
 # A daphne process runs its event loop, its database thread and a thread per page

@@ -5,7 +5,7 @@ the channel layer by starting a new task for each source after each message and
 racing them with ``asyncio.wait``: per message a task, its coroutine and context,
 a waiter future and a set, which live until the next message.  With a thousand
 sockets those were about a third of the objects each middle-generation garbage
-collection walked under load (README, "Eleventh session").  Here each source has
+collection walked under load (docs/performance.md).  Here each source has
 one task for the consumer's life, which takes a message and handles it when its
 turn comes: the same one-at-a-time handling, in each source's order.
 """

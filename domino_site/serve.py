@@ -4,7 +4,7 @@ daphne makes its event loop (and installs Twisted's asyncio reactor on it) as it
 module is imported, from the event loop policy in force: setting uvloop's first
 makes that loop uvloop's, a faster implementation of the same asyncio loop (Twisted's
 asyncio reactor accepts it since Twisted 21.7).  Under load it carried 4% more moves
-a second than the standard loop (README).  ``make run``, ``make serve-scaled``, the
+a second than the standard loop (docs/performance.md).  ``make run``, ``make serve-scaled``, the
 browser tests and the load benchmark start daphne this way.
 """
 

@@ -1,6 +1,6 @@
 """Every number of the coin economy, in one place, and shown on the rewards page.
 
-These are product decisions (RULES.md §7 leaves them open); tests pin each one,
+These are product decisions (docs/rules.md §7 leaves them open); tests pin each one,
 so a change here is a change players will see.
 """
 
@@ -55,7 +55,7 @@ VIP_PASS_PERCENT = 200
 # side; partners split it, an odd coin going to the lower seat number.
 STAKES = (100, 250, 500, 1000)
 
-# --- The weekly league (league app; RULES.md §7), shown on the league page. ---
+# --- The weekly league (league app; docs/rules.md §7), shown on the league page. ---
 # Weeks run Monday 00:00 to Sunday 24:00, Italian time.
 LEAGUE_ZONE = ZoneInfo("Europe/Rome")
 

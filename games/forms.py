@@ -1,4 +1,4 @@
-"""The new-table form: every choice offered is one the preset allows (RULES.md §2, §6)."""
+"""The new-table form: every choice offered is one the preset allows (docs/rules.md §2, §6)."""
 
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ class Table(models.Model):
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables"
     )
-    # Table settings (RULES.md §2); the preset supplies scoring and opener rules.
+    # Table settings (docs/rules.md §2); the preset supplies scoring and opener rules.
     preset = models.CharField(max_length=16)
     players = models.PositiveSmallIntegerField()
     hand_size = models.PositiveSmallIntegerField()

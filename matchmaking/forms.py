@@ -6,7 +6,7 @@ from typing import Any
 
 from games.forms import TableForm
 
-#: What a pool is made of (RULES.md §2, §6); the new-table form's other fields
+#: What a pool is made of (docs/rules.md §2, §6); the new-table form's other fields
 #: (mode, computer level, a friends' turn clock) do not apply online.
 SETTINGS = ("preset", "seating", "hand_size", "draw", "target")
 

@@ -23,7 +23,7 @@ def pool_key(rules: Rules) -> str:
 
 
 class Pool(models.Model):
-    """Everybody waiting for exactly these settings (RULES.md §6); its row is the
+    """Everybody waiting for exactly these settings (docs/rules.md §6); its row is the
     lock a wave or a fill takes before the tickets."""
 
     key = models.CharField(max_length=48, unique=True)

@@ -1,4 +1,4 @@
-"""Coins and XP for a finished match, from its result rows (RULES.md §7).
+"""Coins and XP for a finished match, from its result rows (docs/rules.md §7).
 
 Online: every person by final rank.  With friends: the winning side only, at
 half the online rate.  Against the computer: nothing.  At a stake table the pot

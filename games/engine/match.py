@@ -1,4 +1,4 @@
-"""A match: hands in sequence until a side reaches the target (RULES.md §4).
+"""A match: hands in sequence until a side reaches the target (docs/rules.md §4).
 
 >>> import random
 >>> from .rules import PRESETS

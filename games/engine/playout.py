@@ -2,7 +2,7 @@
 
 :class:`~games.engine.round.Round` is the referee: it validates every move and
 keeps the line and the log.  Searching bots need millions of moves a minute
-and no referee, so this module plays the same rules (RULES.md §3) on bare
+and no referee, so this module plays the same rules (docs/rules.md §3) on bare
 masks with a simple policy.  A test plays both side by side to prove they agree.
 """
 

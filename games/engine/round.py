@@ -1,4 +1,4 @@
-"""One hand of dominoes (RULES.md §3): deal, opening, turns, end and score.
+"""One hand of dominoes (docs/rules.md §3): deal, opening, turns, end and score.
 
 >>> from .rules import PRESETS
 >>> r = Round.from_position(PRESETS["duello"],
@@ -60,7 +60,7 @@ _DOUBLES_HIGH_FIRST = tuple(Tile(n, n).index for n in range(6, -1, -1))
 
 
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
-    """The seat that opens and the tile it must lay (RULES.md §3.2).
+    """The seat that opens and the tile it must lay (docs/rules.md §3.2).
 
     The highest double; failing that the heaviest tile, the first seat in play
     order (from the dealer's left) winning a tie, and the higher half first.
@@ -355,7 +355,7 @@ class Round:
         return [PASS]
 
     def view(self, seat: int | None) -> PlayerView:
-        """What ``seat`` may know (RULES.md §5); None for a spectator."""
+        """What ``seat`` may know (docs/rules.md §5); None for a spectator."""
         over = self._result is not None
         own = tiles_of(self._hands[seat]) if seat is not None else ()
         return PlayerView(

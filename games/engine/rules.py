@@ -1,4 +1,4 @@
-"""Table settings and presets (RULES.md §2 and §6): variants are data.
+"""Table settings and presets (docs/rules.md §2 and §6): variants are data.
 
 One frozen :class:`Rules` value describes a table; the engine reads its fields
 and never asks which preset it is playing.  :data:`PRESETS` holds the four
@@ -38,7 +38,7 @@ class Seating:
 
 @dataclass(frozen=True)
 class PresetOptions:
-    """The table settings a preset offers (RULES.md §6)."""
+    """The table settings a preset offers (docs/rules.md §6)."""
 
     seatings: tuple[Seating, ...]
     draw_choices: tuple[bool, ...]
@@ -170,7 +170,7 @@ class Rules:
 
     @property
     def boneyard_size(self) -> int:
-        """Tiles left undealt (RULES.md §2)."""
+        """Tiles left undealt (docs/rules.md §2)."""
         return 28 - self.players * self.hand_size
 
     @property

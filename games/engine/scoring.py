@@ -1,4 +1,4 @@
-"""Scoring a finished hand (RULES.md §4)."""
+"""Scoring a finished hand (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md §5): the only thing bots and clients get."""
+"""What one seat may know (docs/rules.md §5): the only thing bots and clients get."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stake tables' pots (RULES.md §7): stakes into escrow, refunds, the pot to the winners."""
+"""Stake tables' pots (docs/rules.md §7): stakes into escrow, refunds, the pot to the winners."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Match rewards from the result rows (RULES.md §7): coins and XP by mode and rank."""
+"""Match rewards from the result rows (docs/rules.md §7): coins and XP by mode and rank."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stake tables (RULES.md §7): the stake moves with the seat, an unfilled table is
+"""Stake tables (docs/rules.md §7): the stake moves with the seat, an unfilled table is
 cancelled and refunded exactly once, and the whole pot goes to the winners."""
 
 from __future__ import annotations

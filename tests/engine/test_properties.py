@@ -78,7 +78,7 @@ def test_a_round_always_ends(rules: Rules, seed: int) -> None:
 
 
 def _expected(rules: Rules, r: Round) -> tuple[tuple[int, ...], int]:
-    """RULES.md §4 computed directly from the final hands."""
+    """docs/rules.md §4 computed directly from the final hands."""
     pips = [sum(t.value for t in h) for h in r.hands]
     sides = {rules.side_of(s) for s in range(rules.players)}
     side_pips = {

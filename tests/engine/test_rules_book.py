@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md §1–6, named after it, for every preset it concerns."""
+"""One test per rule of docs/rules.md §1–6, named after it, for every preset it concerns."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What a seat can deduce about the hidden tiles, and deals consistent with it.
 
-Everything here is read from a :class:`PlayerView` (RULES.md §5): the seat's own
+Everything here is read from a :class:`PlayerView` (docs/rules.md §5): the seat's own
 tiles, the line, every hand's size, the boneyard's size and the public log.
 
 A seat that passes facing ends ``(a, b)`` holds no tile showing ``a`` or ``b``,
