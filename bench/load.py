@@ -255,7 +255,7 @@ def server_env(folder: Path, site: Path, database_url: str) -> dict[str, str]:
 
 
 #: A server logs each garbage collection that held its process this long or longer
-#: (domino_site/asgi.py): every socket of the process waits through one.
+#: (domino_site/serve.py): every socket of the process waits through one.
 COLLECTION_LOGGED_MS = 20
 COLLECTION_LINE = re.compile(rb"slow garbage collection: generation (\d), (\d+) ms")
 

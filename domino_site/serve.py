@@ -1,18 +1,33 @@
-"""daphne on uvloop: ``python -m domino_site.serve`` takes daphne's own arguments.
+"""The site's server: ``python -m domino_site.serve`` takes daphne's own arguments.
+
+It starts daphne on uvloop, and tunes this process's runtime for a server holding
+many sockets (the settings below), once the site is loaded: importing the ASGI
+application alone changes nothing process-wide (tests import it).
 
 daphne makes its event loop (and installs Twisted's asyncio reactor on it) as its
 module is imported, from the event loop policy in force: setting uvloop's first
 makes that loop uvloop's, a faster implementation of the same asyncio loop (Twisted's
 asyncio reactor accepts it since Twisted 21.7).  Under load it carried 4% more moves
-a second than the standard loop (docs/performance.md).  ``make run``, ``make serve-scaled``, the
-browser tests and the load benchmark start daphne this way.
+a second than the standard loop (docs/performance.md).  ``make run``, ``make
+serve-scaled``, the browser tests and the load benchmark start daphne this way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import importlib
+import logging
+import os
+import sys
+import time
+from typing import Any
 
 import uvloop
+
+#: A collection longer than this is logged (seconds): it holds up every socket.
+SLOW_COLLECTION = float(os.environ.get("DOMINO_SLOW_COLLECTION_MS", "100")) / 1000
+_collection_started = 0.0
 
 
 def use_uvloop() -> None:
@@ -20,10 +35,49 @@ def use_uvloop() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
+def tune_runtime() -> None:
+    """The collector and the GIL set for a server process (once the site is loaded).
+
+    - Everything loaded so far lives as long as the process: ``gc.freeze`` keeps it
+      out of the collector's scans (a full collection walked it all, 180-230 ms
+      under load).
+    - Full collections are what stall: with 1,600 sockets a process tracks about
+      450,000 objects, and one took 400-500 ms twice a minute at 200 moves/s.  One
+      is considered after 1,000 middle-generation collections rather than 10: p99
+      147 and 126 ms against 236 and 326 ms, for about 50 MB more.  (A young
+      threshold of 20,000 made each young collection take 100 ms under load.)
+    - A thread waiting on the database gets the GIL back only when the holder yields
+      it, every 5 ms by default: a page making five queries waited up to 25 ms
+      behind the renders.  It is yielded every millisecond.
+    - A long collection is logged (``DOMINO_SLOW_COLLECTION_MS``; the load benchmark
+      counts them).  Figures: docs/performance.md.
+    """
+    gc.freeze()
+    gc.set_threshold(700, 10, 1000)
+    sys.setswitchinterval(0.001)
+    gc.callbacks.append(time_collections)
+
+
+def time_collections(phase: str, info: dict[str, Any]) -> None:
+    """The collector's callback: a collection longer than ``SLOW_COLLECTION`` is logged."""
+    global _collection_started
+    if phase == "start":
+        _collection_started = time.perf_counter()
+    elif (took := time.perf_counter() - _collection_started) > SLOW_COLLECTION:
+        logging.getLogger("games").warning(
+            "slow garbage collection: generation %s, %.0f ms, %s objects freed",
+            info["generation"],
+            took * 1000,
+            info["collected"],
+        )
+
+
 def main() -> None:
     use_uvloop()
     from daphne.cli import CommandLineInterface  # type: ignore[import-untyped]  # loop made here
 
+    importlib.import_module("domino_site.asgi")  # the site loaded, then frozen
+    tune_runtime()
     CommandLineInterface.entrypoint()
 
 

@@ -1,4 +1,4 @@
-"""The daphne process's runtime settings (domino_site/asgi.py)."""
+"""The daphne process's runtime settings (domino_site/serve.py)."""
 
 from __future__ import annotations
 
@@ -9,38 +9,70 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 
-from domino_site import asgi, scaled
+from domino_site import scaled, serve
 from domino_site.page_threads import PageThreads
 
 
+@pytest.fixture
+def collections_timed() -> Iterator[None]:
+    """The server's collector callback, for one test."""
+    gc.callbacks.append(serve.time_collections)
+    yield
+    gc.callbacks.remove(serve.time_collections)
+
+
+@pytest.mark.usefixtures("collections_timed")
 def test_a_long_garbage_collection_is_reported_to_the_operator(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(asgi, "SLOW_COLLECTION", 0.0)  # every collection counts as long
+    monkeypatch.setattr(serve, "SLOW_COLLECTION", 0.0)  # every collection counts as long
     with caplog.at_level(logging.WARNING, logger="games"):
         gc.collect()
     assert any("slow garbage collection: generation 2" in r.message for r in caplog.records)
 
 
-def test_what_the_server_loaded_at_start_is_left_out_of_the_collectors_scans() -> None:
+RUNTIME = (
+    "import gc, sys; "
+    "print(gc.get_threshold(), sys.getswitchinterval(), gc.get_freeze_count() > 10_000, "
+    "len(gc.callbacks))"
+)
+
+
+def test_importing_the_asgi_application_changes_no_process_wide_setting() -> None:
+    """Tests (and tools) import it: only the server's start tunes the process."""
+    probe = f"{RUNTIME}; import domino_site.asgi; {RUNTIME}"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    before, after = out.stdout.splitlines()
+    assert before == after
+
+
+def test_the_server_freezes_what_it_loaded_and_tunes_the_collector_at_start() -> None:
     """A full collection walked the whole of Django and the site under load."""
-    assert asgi.application is not None
-    assert gc.get_freeze_count() > 10_000
+    probe = (
+        "from daphne.cli import CommandLineInterface; from domino_site import serve; "
+        f"CommandLineInterface.entrypoint = lambda: exec({RUNTIME!r}); serve.main()"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    threshold, switch, frozen, callbacks = out.stdout.strip().rsplit(" ", 3)
+    assert (threshold, switch, frozen) == ("(700, 10, 1000)", "0.001", "True")
+    assert int(callbacks) >= 1  # the slow collections' log
 
 
+@pytest.mark.usefixtures("collections_timed")
 def test_the_load_benchmark_counts_the_collections_the_server_logged_in_its_window(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     import load  # bench/load.py
 
-    monkeypatch.setattr(asgi, "SLOW_COLLECTION", 0.0)
+    monkeypatch.setattr(serve, "SLOW_COLLECTION", 0.0)
     log = tmp_path / "daphne.log"
     log.write_text("slow garbage collection: generation 2, 900 ms, 0 objects freed\n")
     before = load.log_size(log)  # the window starts: that one is not counted
