@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.db import connection, transaction
@@ -40,6 +41,7 @@ from economy.services.stake_tables import (
 from games import states
 from games.deadlines import run_due
 from games.engine import PRESETS
+from games.engine import round as round_module
 from games.errors import GameError
 from games.models import Deadline, SeatResult, Table
 from games.records import load_match
@@ -54,7 +56,7 @@ names = itertools.count()
 @dataclass
 class ModelTable:
     setting: int
-    seated: list[int] = field(default_factory=list)  # player indexes, in seat order
+    seated: list[int] = field(default_factory=list)  # player indexes (not in seat order)
     status: str = Table.Status.WAITING
 
 
@@ -68,11 +70,21 @@ class StakeTables(RuleBasedStateMachine):
         self.tables: dict[int, ModelTable] = {}  # by table id, oldest first
         self.last_sit: dict[int, tuple[uuid.UUID, int]] = {}  # player -> (token, table id)
         self.rng = random.Random(7)
+        # Deals from a seeded generator: a sequence replayed plays the same matches.
+        deals = random.Random(11)
+        self.dealing = mock.patch.object(
+            round_module.secrets, "SystemRandom", lambda: random.Random(deals.random())
+        )
+        self.dealing.start()
 
     def teardown(self) -> None:
+        self.dealing.stop()
         transaction.set_rollback(True)
         self.atomic.__exit__(None, None, None)
         states.forget()  # ids are reused after the rollback
+
+    def _player(self, user_id: int) -> int:
+        return [p.pk for p in self.players].index(user_id)
 
     def _open_seat(self, player: int) -> int | None:
         waiting = [
@@ -180,14 +192,16 @@ class StakeTables(RuleBasedStateMachine):
         assert table.status == Table.Status.FINISHED
         model = self.tables[table.pk]
         model.status = Table.Status.FINISHED
-        ranks = dict(SeatResult.objects.filter(table=table).values_list("seat", "rank"))
-        if set(ranks.values()) == {1}:  # a drawn hand: every stake back
+        results = SeatResult.objects.filter(table=table).values_list("seat", "rank", "user")
+        player_of = {seat: self._player(user) for seat, _rank, user in results}
+        assert sorted(player_of.values()) == sorted(model.seated)
+        winners = [seat for seat, rank, _user in results if rank == 1]
+        if len(winners) == len(player_of):  # a drawn hand: every stake back
             for player in model.seated:
                 self.coins[player] += STAKE
         else:
-            winners = [seat for seat, rank in ranks.items() if rank == 1]
             for seat, share in pot_shares(STAKE * len(model.seated), winners).items():
-                self.coins[model.seated[seat]] += share
+                self.coins[player_of[seat]] += share
 
     @invariant()
     def the_audit_passes(self) -> None:
