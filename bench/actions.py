@@ -8,7 +8,7 @@ changed).  Medians over every action, in ms, and the region renders behind a fra
 
     .venv/bin/python bench/actions.py [--tables 20] [--actions 400]
 
-It measures the code, not the server: the load benchmark (bench/load.py) adds the
+It measures the code, not the server: the load benchmark (bench/load/) adds the
 sockets, the event loop, the thread handoffs and a busy machine.
 """
 
@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def setup(folder: str) -> None:
+def setup(folder: str, settings: str = "domino_site.settings") -> None:
     os.environ.update(
-        DJANGO_SETTINGS_MODULE="domino_site.settings",
+        DJANGO_SETTINGS_MODULE=settings,
         DATABASE_URL=f"sqlite:///{folder}/actions.sqlite3",
         GAME_CLOCK_ENABLED="0",
         DJANGO_DEBUG="0",
@@ -60,11 +60,12 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
     from dataclasses import replace
 
     from accounts.models import User
-    from games import consumers, fragments, live, states
+    from games import consumers, fragments, states
     from games.commands import dispatch
     from games.engine import PRESETS
     from games.models import Table
     from games.services import table_create, table_join, table_start
+    from realtime import live as realtime_live
     from tests.fixtures import version_of
 
     rules = replace(PRESETS["domino"], players=4, hand_size=7, target=150)  # long matches
@@ -114,9 +115,9 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
             move = rng.choice(current.legal_moves())
             data = {"action": "move", "move": str(move), "version": state.version}
             player = players[current.turn]
-        told = live.Told()
+        told = realtime_live.Told()
         start = time.perf_counter()
-        with live.collecting(told):
+        with realtime_live.collecting(told):
             dispatch(table_id=table_id, user=player, data=data)
         command_ms.append((time.perf_counter() - start) * 1000)
         version = told.take()[-1][1]["version"]

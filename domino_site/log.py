@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 
+from realtime.errors import ClosedOnError
+
 
 def _printable(text: str) -> str:
     """A path cannot forge log lines: control characters are escaped, as Django does."""
@@ -20,13 +22,6 @@ class RequestLine(logging.Filter):
         method, path = getattr(request, "method", None), getattr(request, "path", None)
         record.request_line = f"{method} {_printable(path)}" if method and path else "-"
         return True
-
-
-class ClosedOnError(Exception):
-    """Raised by a websocket consumer once it has logged the error that ended it and
-    given back what it held: daphne then closes the socket with 1011 ("internal
-    error", after which htmx's websocket extension reconnects).  An application
-    cannot send that code itself: daphne's autobahn allows 1000 and 3000-4999 only."""
 
 
 class NotTwice(logging.Filter):

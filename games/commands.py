@@ -21,9 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import constants, services
+from games import services
 from games.errors import GameError
 from games.models import BotLevel
+from realtime import constants
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -22,23 +22,5 @@ AWAY_AFTER_TIMEOUTS = 2
 STAND_IN_BOT_LEVEL = "medium"
 #: The turn clocks a host may give a friends' table (seconds; None: no clock).
 TURN_CLOCK_CHOICES = (None, 20, 30, 60)
-#: Websocket commands per connection: a token bucket of this many at once…
-WS_COMMAND_BURST = 10
-#: …refilled at this many per second; a command beyond it gets "slow down".
-WS_COMMANDS_PER_SECOND = 5.0
-#: After this many commands in a row refused for speed, the socket is closed (code 4429).
-WS_FLOOD_CLOSE_AFTER = 20
-#: The longest command frame read (characters); a longer one is refused unread.
-WS_MAX_FRAME_CHARS = 2048
-#: Open websockets per signed-in session (per address for visitors without one).
-WS_CONNECTIONS_PER_SESSION = 12
-WS_CONNECTIONS_PER_ADDRESS = 60
-#: Every open websocket beats this often (seconds): it refreshes the slots it holds
-#: (games/slots.py: its place under the cap above, a waiting screen) and its player's
-#: presence at a table…
-WS_HEARTBEAT_SECONDS = 15.0
-#: …and a slot not refreshed for this long is free again: a socket whose process died,
-#: or whose clean-up failed, holds a player's place for under a minute, not for ever.
-WS_SLOT_TTL = 45
 #: A game against the computer nobody has moved in for this long is closed as abandoned.
 ABANDONED_AFTER_HOURS = 6

@@ -6,199 +6,33 @@ the client claims.  Every frame is rendered for that viewer alone.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import functools
 import logging
 import traceback
-from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
-from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.middleware import chosen_language
 from accounts.models import User
-from domino_site.in_turn import dispatch_in_turn
-from domino_site.log import ClosedOnError
-from games import constants, fragments, live, markup, presence, slots, socket_limits, states
+from games import fragments, markup, presence, states
 from games.commands import action_of, dispatch, read_frame
 from games.errors import GameError
 from games.live import table_group, user_group
 from games.models import Seat, Table
 from games.regions import SHARED, region_html
 from games.selectors import LogLine, TableView, invitations_for, table_view
+from realtime import constants, limits
+from realtime import live as realtime_live
+from realtime.cache import cache_is_local
+from realtime.consumers import TOO_MANY_CONNECTIONS, ViewerConsumer
 
 log = logging.getLogger("games")
 #: Invitations the home page's panel lists (games.views.home shows as many).
 INVITATIONS_SHOWN = 10
-TOO_MANY_CONNECTIONS = 4429  # also the close code when a client floods commands
-
-
-#: A step that gives back something a connection took (a slot, a group, a presence).
-Undo = Callable[[], Awaitable[object]]
-
-
-def _named(error: BaseException) -> str:
-    """An exception's type, with its module: ``redis.exceptions.TimeoutError``."""
-    kind = type(error)
-    return f"{kind.__module__}.{kind.__qualname__}"
-
-
-def _refresh(claims: tuple[slots.Claim, ...]) -> None:
-    for claim in claims:
-        claim.refresh()
-
-
-class _ViewerConsumer(AsyncWebsocketConsumer):
-    """Knows its viewer and language from the scope; a session opens only so many.
-
-    However it ends — the browser closing, a handler's bug, the channel layer
-    failing (Redis away or timing out) — what the connection took is given back
-    once (``on_close``), each step on its own.  An error is logged once, then ends
-    the application with ``ClosedOnError``: daphne closes the socket with 1011 and
-    the browser reconnects.  One heartbeat task per socket refreshes the slots it
-    holds (``hold``) and does the subclass's ``beat``."""
-
-    held: list[slots.Claim]  # refreshed by the heartbeat
-    undo: list[tuple[str, Undo]]  # what to give back when the connection ends, in order
-    heartbeat: asyncio.Task[None] | None = None
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """As Channels' own, its messages handled by ``dispatch_in_turn`` (no task
-        per message), and closed down whatever ended it."""
-        self.scope = scope
-        self.base_send = send
-        self.held, self.undo = [], []
-        try:
-            layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[assignment]
-            sources = [receive]
-            if layer is not None:
-                self.channel_name = await layer.new_channel()
-                sources.append(functools.partial(layer.receive, self.channel_name))
-            with contextlib.suppress(StopConsumer):
-                await dispatch_in_turn(sources, self.dispatch)
-        except Exception as error:  # the layer's receive, or a handler: the socket cannot go on
-            self._log_ended(error)
-            raise ClosedOnError from None  # once closed down (finally)
-        finally:
-            await self._close_down()
-
-    async def connect(self) -> None:
-        self.user = self.scope.get("user")
-        # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
-        self.language = chosen_language(self.scope.get("cookies", {}))
-
-    async def disconnect(self, code: int) -> None:
-        await self._close_down()
-
-    def on_close(self, what: str, step: Undo) -> None:
-        """Run ``step`` when the connection ends, however it ends (the last added first);
-        ``what`` names it in the log should it fail."""
-        self.undo.append((what, step))
-
-    async def _close_down(self) -> None:
-        """Stop the heartbeat, then give back what the connection took: once, each step
-        on its own, so that one failing (Redis away) does not keep the others from
-        running."""
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()  # first: a beat must not renew what is given back
-            self.heartbeat = None
-        while self.undo:
-            what, step = self.undo.pop()
-            try:
-                await step()
-            except Exception as error:
-                log.warning("closing a websocket: %s failed (%s)", what, _named(error))
-
-    def _log_ended(self, error: Exception) -> None:
-        """What ended the socket and where, but not the exception's text: it could hold
-        a tile or a name (a layer error's type says enough: redis' TimeoutError)."""
-        user = getattr(self, "user", None)  # None when it failed before connecting
-        log.error(
-            "websocket %s (user %s) ended by %s: closing it\n%s",
-            type(self).__name__,
-            user.pk if user is not None and user.is_authenticated else None,
-            _named(error),
-            "".join(traceback.format_tb(error.__traceback__)),
-        )
-
-    async def join(self, group: str) -> None:
-        """Listen to ``group`` until the connection ends."""
-        discard = functools.partial(self.channel_layer.group_discard, group, self.channel_name)
-        self.on_close(f"leaving group {group}", discard)
-        await self.channel_layer.group_add(group, self.channel_name)
-
-    async def claim_slot(self) -> bool:
-        """Count this connection against its session's cap; False: refused (closed)."""
-        within = socket_limits.connection_slots(self.scope)
-        if within is None:
-            return True
-        claim = await presence.in_cache(within.claim)
-        if claim is None:
-            await self.close(code=TOO_MANY_CONNECTIONS)
-            return False
-        self.hold(claim)
-        self.on_close(
-            "giving back the socket's slot", functools.partial(presence.in_cache, claim.release)
-        )
-        return True
-
-    def hold(self, claim: slots.Claim) -> None:
-        """Keep ``claim`` refreshed while the socket is open (its release is the caller's)."""
-        self.held.append(claim)
-        self.keep_beating()
-
-    def keep_beating(self) -> None:
-        """Start the socket's heartbeat, if it has none yet."""
-        if self.heartbeat is None:
-            self.heartbeat = asyncio.create_task(self._heartbeat())
-
-    async def _heartbeat(self) -> None:
-        """The held slots refreshed, then ``beat``, every few seconds; what fails (the
-        cache away a moment) is done again at the next beat."""
-        while True:
-            await asyncio.sleep(constants.WS_HEARTBEAT_SECONDS)
-            try:
-                await presence.in_cache(_refresh, tuple(self.held))
-            except Exception as error:
-                log.warning("a websocket heartbeat's slots were not refreshed (%s)", _named(error))
-            try:
-                await self.beat()
-            except Exception as error:
-                log.warning("%s heartbeat failed (%s)", type(self).__name__, _named(error))
-
-    async def beat(self) -> None:
-        """More for the heartbeat to do (a table's: its player's presence)."""
-
-    async def send(  # type: ignore[override]  # as the Channels stubs declare it
-        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-    ) -> None:
-        """Drops a frame for a browser that has begun closing the socket.  daphne
-        raises in that moment (autobahn's ``Disconnected``), which ended the
-        consumer without its ``disconnect``: the player stayed "online" to the
-        others, their heartbeat beating on.  The disconnect follows."""
-        try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-        except Disconnected:
-            log.debug("a frame for a closing socket was dropped")
-
-    @property
-    def person(self) -> Any:  # the scope's lazy User, or None for a visitor
-        return self.user if self.user is not None and self.user.is_authenticated else None
-
-    def render(self, template: str, context: dict[str, Any]) -> str:
-        with translation.override(self.language):
-            return render_to_string(template, context)
 
 
 #: The table page's regions (``games/_live.html`` includes them all; Jinja2
@@ -247,7 +81,7 @@ class LogShown(NamedTuple):
         return cls(tv.hand_number, len(tv.log), top, tuple(s.name for s in tv.seats))
 
 
-class TableConsumer(_ViewerConsumer):
+class TableConsumer(ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
     table_id: int  # set once the table is found; a connection without one is closed
@@ -268,7 +102,7 @@ class TableConsumer(_ViewerConsumer):
             return
         self.sent_version = -1
         self.sent_regions: dict[str, str] = {}  # region template -> the HTML last sent
-        self.bucket = socket_limits.command_bucket()
+        self.bucket = limits.command_bucket()
         self.refused_in_a_row = 0
         self.shown_online = {}
         await self._arrive()  # before joining the group: the others are told, not this one
@@ -348,7 +182,7 @@ class TableConsumer(_ViewerConsumer):
         if person is None:
             await self.send_flash(self._t(_("Reload the page to get a player identity.")))
             return
-        told = live.Told()  # the command's group messages, sent from here once committed
+        told = realtime_live.Told()  # the command's group messages, sent from here once committed
         try:
             note = await database_sync_to_async(self._dispatch)(data, person, told)
         except GameError as error:
@@ -361,7 +195,7 @@ class TableConsumer(_ViewerConsumer):
             await self.send_flash(self._t(_("Something went wrong: try again in a moment.")))
             return
         finally:
-            await live.send_told(self.channel_layer, told)
+            await realtime_live.send_told(self.channel_layer, told)
         if note:
             await self.send_flash(note, kind="info", done=action_of(data))
 
@@ -389,8 +223,8 @@ class TableConsumer(_ViewerConsumer):
             where,
         )
 
-    def _dispatch(self, data: dict[str, Any], person: User, told: live.Told) -> str | None:
-        with translation.override(self.language), live.collecting(told):
+    def _dispatch(self, data: dict[str, Any], person: User, told: realtime_live.Told) -> str | None:
+        with translation.override(self.language), realtime_live.collecting(told):
             return dispatch(table_id=self.table_id, user=person, data=data)
 
     def _t(self, message: object) -> str:
@@ -414,11 +248,7 @@ class TableConsumer(_ViewerConsumer):
             await self.send_view(at_least=event["version"])
 
     async def send_view(self, force: bool = False, at_least: int | None = None) -> None:
-        if (
-            at_least is not None
-            and states.known(self.table_id, at_least)
-            and presence.reads_are_local()
-        ):
+        if at_least is not None and states.known(self.table_id, at_least) and cache_is_local():
             # Nothing to read (the state is in memory, presence in this process): render
             # here rather than queue on the database thread behind every other viewer.
             html, version = self._render_view(force, at_least)
@@ -510,7 +340,7 @@ class TableConsumer(_ViewerConsumer):
         return Table.objects.filter(code=code).values_list("pk", flat=True).first()
 
 
-class NotificationConsumer(_ViewerConsumer):
+class NotificationConsumer(ViewerConsumer):
     """``/ws/notify/``: tells a player of new invitations on whatever page is open.
 
     ``?page=home``: the home page, whose invitations panel is replaced too."""

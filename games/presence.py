@@ -3,8 +3,8 @@
 The cache is Redis when ``REDIS_URL`` is set, so every server process sees the
 same heartbeats.  The value counts the player's open table sockets (two tabs do
 not cancel each other); each socket refreshes the expiry at its heartbeat (every
-``constants.WS_HEARTBEAT_SECONDS``), so a process that dies without saying goodbye
-lets its players drop out within ``PRESENCE_TTL`` seconds.
+``realtime.constants.WS_HEARTBEAT_SECONDS``), so a process that dies without saying
+goodbye lets its players drop out within ``PRESENCE_TTL`` seconds.
 """
 
 from __future__ import annotations
@@ -12,13 +12,12 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache import cache
 
-T = TypeVar("T")
+from realtime.cache import cache_is_local, in_cache
+
 PRESENCE_TTL = 40  # two heartbeats and a margin
 #: How long a read of the embedded cache is reused while nothing here changed it.
 REUSE_SECONDS = 0.5
@@ -91,15 +90,6 @@ def forget() -> None:
     _reads.clear()
 
 
-async def in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``work`` on the cache: right here when the cache is this process's memory
-    (microseconds: a hop to a thread costs more), else on a thread of its own, never
-    queued behind the database thread's commands (a heartbeat per socket every 15 s)."""
-    if reads_are_local():
-        return work(*args, **kwargs)
-    return await sync_to_async(work, thread_sensitive=False)(*args, **kwargs)
-
-
 async def arrive(*, table_id: int, user_id: int) -> bool:
     """Count one more socket of the player at the table; True when they were absent."""
     return await in_cache(_counted_change(_arrive), presence_key(table_id, user_id))
@@ -120,18 +110,13 @@ async def present_now(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
     return await in_cache(present_users, table_id=table_id, user_ids=list(user_ids))
 
 
-def reads_are_local() -> bool:
-    """Whether reading presence stays in this process (no network: the embedded cache)."""
-    return isinstance(caches["default"], LocMemCache)
-
-
 def present_users(*, table_id: int, user_ids: Iterable[int]) -> set[int]:
     """Which of ``user_ids`` have a live socket at the table: one cache read (none
     when this process read them since its last change to the embedded cache)."""
     users = tuple(user_ids)
     if not users:
         return set()
-    local = reads_are_local()
+    local = cache_is_local()
     if local:
         changed, now = _changed, time.monotonic()  # before the read: see _counted_change
         reused = _reads.get((table_id, users))

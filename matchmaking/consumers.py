@@ -10,9 +10,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games.consumers import _ViewerConsumer
-from games.presence import in_cache
-from games.slots import Claim
+from realtime.cache import in_cache
+from realtime.consumers import ViewerConsumer
+from realtime.slots import Claim
 
 from . import presence
 from .live import pool_group, queue_group
@@ -24,7 +24,7 @@ log = logging.getLogger("games")
 _grace_tasks: set[asyncio.Task[None]] = set()
 
 
-class QueueConsumer(_ViewerConsumer):
+class QueueConsumer(ViewerConsumer):
     """Sends the player's queue state on connect and whenever the queue changes;
     once seated, a fragment that takes the page to the table.  When the player's
     last waiting screen closes for good, they leave the queue."""

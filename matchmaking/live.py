@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
-
-from games.live import _send
+from realtime.live import send_on_commit
 
 
 def pool_group(pool_id: int) -> str:
@@ -21,10 +19,5 @@ def queue_group(user_id: int) -> str:
 
 def queue_changed(*, pool_ids: Iterable[int] = (), user_ids: Iterable[int] = ()) -> None:
     """Once committed, the waiting screens of these pools and players re-render."""
-    groups = sorted({pool_group(p) for p in pool_ids} | {queue_group(u) for u in user_ids})
-
-    def send() -> None:
-        for group in groups:
-            _send(group, {"type": "queue.changed"})
-
-    transaction.on_commit(send)
+    groups = [pool_group(p) for p in pool_ids] + [queue_group(u) for u in user_ids]
+    send_on_commit(groups, {"type": "queue.changed"})

@@ -1,15 +1,15 @@
 """Who still has a waiting screen open: a slot per open screen in the cache (Redis,
-when ``REDIS_URL`` is set, so it holds across processes; ``games/slots.py``).  A
+when ``REDIS_URL`` is set, so it holds across processes; ``realtime/slots.py``).  A
 player whose last waiting screen closed, and stayed closed for a short grace, leaves
 the queue: a reload keeps the place, a closed tab does not seat an absent player with
 people.  A screen whose process died stops counting when its slot expires.
 
 The calls are the cache's own, synchronous: from an event loop, go through
-``games.presence.in_cache``."""
+``realtime.cache.in_cache``."""
 
 from __future__ import annotations
 
-from games.slots import Claim, Slots
+from realtime.slots import Claim, Slots
 
 #: Seconds a closed waiting screen has to come back (a reload, a network blip).
 LEAVE_GRACE_SECONDS = 5.0

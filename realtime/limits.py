@@ -1,7 +1,7 @@
 """Limits on websockets: commands per connection, and open connections per session.
 
 The command limit is a token bucket kept by each connection (no shared state);
-the connection cap is a set of slots in the Django cache (``games/slots.py``:
+the connection cap is a set of slots in the Django cache (``realtime/slots.py``:
 Redis when ``REDIS_URL`` is set, so it holds across processes), one claimed on
 connect, refreshed by the socket's heartbeat and given back on disconnect.
 """
@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games import constants
-from games.slots import Slots
+from realtime import constants
+from realtime.slots import Slots
 
 
 class TokenBucket:

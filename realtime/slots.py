@@ -10,7 +10,7 @@ place for under a minute, never a player locked out for an hour.  How many hold 
 name is how many of its keys are alive: one ``get_many``.
 
 The calls are the cache's own, synchronous: from an event loop, go through
-``games.presence.in_cache``.
+``realtime.cache.in_cache``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from games import constants
+from realtime import constants
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 from django.core.cache import caches
 from django.core.cache.backends import base, locmem
 
-from games import constants
+from realtime import constants
 
 Later = Callable[[float], Awaitable[None]]
 

@@ -21,13 +21,15 @@ from django.db import connections
 
 from accounts.models import User
 from domino_site.asgi import application
-from domino_site.log import ClosedOnError, NotTwice
-from games import constants, presence, services
-from games.consumers import TOO_MANY_CONNECTIONS
+from domino_site.log import NotTwice
+from games import presence, services
 from games.models import Table
 from matchmaking import presence as screens
 from matchmaking.models import Ticket
 from matchmaking.services import queue_join
+from realtime import constants
+from realtime.consumers import TOO_MANY_CONNECTIONS
+from realtime.errors import ClosedOnError
 from tests.fixtures import DUELLO, PAIRS, version_of
 from tests.games.test_consumers import session_cookie
 

@@ -14,11 +14,12 @@ from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
 from domino_site.asgi import application
-from games import constants, services, slots, socket_limits
-from games.consumers import TOO_MANY_CONNECTIONS
+from games import services
 from games.engine import PRESETS
 from games.models import Move, Table
 from games.records import load_match
+from realtime import constants, limits, slots
+from realtime.consumers import TOO_MANY_CONNECTIONS
 from tests.cache_clock import Later, cache_later
 from tests.fixtures import PAIRS
 from tests.games.test_consumers import (
@@ -309,7 +310,7 @@ async def test_a_flood_of_commands_gets_slow_down_then_the_socket_closes_4429(
 
 def test_the_bucket_allows_a_burst_then_a_steady_rate() -> None:
     now = [0.0]
-    bucket = socket_limits.TokenBucket(burst=10, rate=5, clock=lambda: now[0])
+    bucket = limits.TokenBucket(burst=10, rate=5, clock=lambda: now[0])
     assert all(bucket.take() for _ in range(10)) and not bucket.take()
     now[0] += 0.2  # one more token
     assert bucket.take() and not bucket.take()
@@ -401,10 +402,10 @@ def test_visitors_without_a_session_are_counted_by_address_and_the_session_key_i
     class Person:
         is_authenticated = True
 
-    key, cap = socket_limits.connection_key({"user": Person(), "session": Session()}) or ("", 0)
+    key, cap = limits.connection_key({"user": Person(), "session": Session()}) or ("", 0)
     assert "s3cr3t" not in key and cap == constants.WS_CONNECTIONS_PER_SESSION
     anonymous = {"user": None, "session": Session(), "client": ["203.0.113.9", 5000]}
-    assert socket_limits.connection_key(anonymous) == (
+    assert limits.connection_key(anonymous) == (
         "ws-open:a:203.0.113.9",
         constants.WS_CONNECTIONS_PER_ADDRESS,
     )

@@ -20,11 +20,12 @@ from django.utils import translation
 
 from accounts.models import User
 from domino_site.asgi import application
-from games import constants, fragments, services
+from games import fragments, services
 from games.engine import PRESETS, Tile
 from games.models import Move, Table
 from games.records import load_match
 from games.selectors import table_view
+from realtime import constants
 from tests.fixtures import Screen, tasks_started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

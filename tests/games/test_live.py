@@ -9,6 +9,7 @@ import pytest
 
 from games import live
 from games.models import Table
+from realtime import live as realtime_live
 from tests.fixtures import play_a_legal_move, version_of
 
 
@@ -17,9 +18,11 @@ def test_a_commands_messages_wait_for_its_consumer_to_send_them(
     friends_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(live, "async_to_sync", lambda send: lambda *args: sent.append(args))
-    told = live.Told()
-    with live.collecting(told):
+    monkeypatch.setattr(
+        realtime_live, "async_to_sync", lambda send: lambda *args: sent.append(args)
+    )
+    told = realtime_live.Told()
+    with realtime_live.collecting(told):
         play_a_legal_move(friends_table)
         version = version_of(friends_table)
         assert sent == []  # the database thread did not wait for the event loop

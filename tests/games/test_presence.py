@@ -20,8 +20,10 @@ from django.core.cache import cache
 from django.db import connection, connections
 
 from accounts.models import User
-from games import constants, presence, services
+from games import presence, services
 from games.models import Table
+from realtime import constants
+from realtime.cache import cache_is_local
 from tests.fixtures import DUELLO, play_a_legal_move, version_of
 from tests.games.test_consumers import connect, frame_at_least
 
@@ -277,7 +279,7 @@ async def test_a_versions_viewers_share_one_presence_read_and_an_arrival_shows_a
     """Each viewer's frame asks who is present; with the embedded cache, the process
     reads it once for them all, and reads again as soon as someone comes or goes.
     With Redis, other processes change it too: each viewer reads it."""
-    local = presence.reads_are_local()
+    local = cache_is_local()
     reads = []
     plain_get_many = cache.get_many
     monkeypatch.setattr(cache, "get_many", lambda keys: reads.append(keys) or plain_get_many(keys))
@@ -302,4 +304,4 @@ async def test_a_heartbeat_of_a_present_player_does_not_make_the_table_read_agai
     assert presence.present_users(table_id=7, user_ids=[42]) == {42}
     assert not await presence.beat(table_id=7, user_id=42)  # still present: nothing new
     assert presence.present_users(table_id=7, user_ids=[42]) == {42}
-    assert len(reads) == (1 if presence.reads_are_local() else 2)  # Redis: always read
+    assert len(reads) == (1 if cache_is_local() else 2)  # Redis: always read

@@ -1,4 +1,4 @@
-"""Slots (games/slots.py): at most so many holders of a name, each one's place kept by
+"""Slots (realtime/slots.py): at most so many holders of a name, each one's place kept by
 its heartbeat, and a place nobody gave back free again within a minute."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
-from games import constants
-from games.slots import Slots
+from realtime import constants
+from realtime.slots import Slots
 from tests.cache_clock import Later, cache_later
 
 __all__ = ["cache_later"]  # the fixture

@@ -1,0 +1,27 @@
+"""The cache from an event loop: right here when it is this process's memory, else on
+a thread of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
+
+T = TypeVar("T")
+
+
+def cache_is_local() -> bool:
+    """Whether the cache is this process's memory (the embedded default: no network)."""
+    return isinstance(caches["default"], LocMemCache)
+
+
+async def in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``work`` on the cache: right here when the cache is this process's memory
+    (microseconds: a hop to a thread costs more), else on a thread of its own, never
+    queued behind the database thread's commands (a heartbeat per socket every 15 s)."""
+    if cache_is_local():
+        return work(*args, **kwargs)
+    return await sync_to_async(work, thread_sensitive=False)(*args, **kwargs)
