@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test test-scaleout serve-scaled setup check pytest system-packages messages bench bench-load clean
+.PHONY: run test test-scaleout serve-scaled setup check pytest system-packages messages bench bench-load bench-check clean
 
 ## make run: set up, then serve the site with daphne on http://127.0.0.1:8000
 run: setup
@@ -72,11 +72,15 @@ bench: setup
 	$(BIN)/python bench/engine.py
 
 ## make bench-load TABLES=100 (RAMP=1: 10, 25, 50 … tables until p99 > 150 ms; LOAD_ARGS=…):
-## real players against one daphne on the embedded default (bench/load.py, figures in docs/performance.md)
+## real players against one daphne on the embedded default (bench/load/, figures in docs/performance.md)
 TABLES ?= 100
 bench-load: setup
-	$(BIN)/python bench/load.py $(if $(RAMP),--ramp,--tables $(TABLES)) \
+	$(BIN)/python -m bench.load $(if $(RAMP),--ramp,--tables $(TABLES)) \
 	  --json bench/results/load-$(if $(RAMP),ramp,$(TABLES)).json $(LOAD_ARGS)
+
+## make bench-check: the benchmarks' own tests (bench/tests; make test leaves them out)
+bench-check: setup
+	$(BIN)/python -m pytest bench/tests $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -4,12 +4,13 @@ Four-player friends' tables on a fresh SQLite file, a few moves into their first
 hand; a seated player's browser (Django's test client, logged in) loads the home
 page, the online lobby and its table's page, and a visitor loads the bare view
 (``/bench/bare``: the middleware and nothing else).  Medians in ms over the
-loads, and the queries of one load:
+loads, and the queries of one load.  The settings are the load benchmark's
+(``bench.site.settings``: the site's, with the bare view added to its URL map):
 
     .venv/bin/python bench/pages.py [--tables 20] [--loads 300]
     .venv/bin/python bench/pages.py --profile home     # cProfile's top lines for one page
 
-It measures the code, not the server: under load (bench/load.py) a page also
+It measures the code, not the server: under load (``python -m bench.load``) a page also
 waits for the event loop and shares the GIL with the frames being rendered.
 """
 
@@ -36,14 +37,13 @@ PAGES = ("bare", "home", "lobby", "table")
 
 
 def setup(folder: str) -> None:
-    """As bench/actions.py sets up, served as bench/load.py serves the site."""
+    """As bench/actions.py sets up, served as the load benchmark serves the site."""
     os.environ.update(
         DJANGO_HTTPS="0",  # plain http
         DJANGO_ALLOWED_HOSTS="testserver",
-        DOMINO_BENCH_ROUTES="1",  # /bench/bare
         DJANGO_STATIC_ROOT=f"{folder}/static",  # hashed names, as a served site has
     )
-    actions.setup(folder)
+    actions.setup(folder, settings="bench.site.settings")  # /bench/bare
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)

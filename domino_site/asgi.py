@@ -11,13 +11,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from domino_site import echo  # noqa: E402
 from domino_site.page_threads import PageThreads  # noqa: E402
 from games.clock import GameClockMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns  # noqa: E402
 
-bench = echo.websocket_urlpatterns  # empty unless bench/load.py runs the server
 application = GameClockMiddleware(
     ProtocolTypeRouter(
         {
@@ -25,7 +23,7 @@ application = GameClockMiddleware(
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
                     # Django's URLPatterns, which Channels routes (its stubs want their own type)
-                    URLRouter(websocket_urlpatterns + queue_urlpatterns + bench)  # type: ignore[arg-type]
+                    URLRouter(websocket_urlpatterns + queue_urlpatterns)  # type: ignore[arg-type]
                 )
             ),
         }

@@ -73,12 +73,20 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 
 def start(
-    env: dict[str, str], *, processes: int, port: int, host: str, workers: int = 1
+    env: dict[str, str],
+    *,
+    processes: int,
+    port: int,
+    host: str,
+    workers: int = 1,
+    application: str = ASGI_APP,
 ) -> list[subprocess.Popen[bytes]]:
-    """Start the daphne processes and the worker(s); returns them, to stop later."""
+    """Start the daphne processes and the worker(s); returns them, to stop later.
+    (The load benchmark serves its own ``application``, the site's plus its yardsticks.)"""
+    serve = [sys.executable, "-m", "domino_site.serve"]
     children = [
         subprocess.Popen(
-            [sys.executable, "-m", "domino_site.serve", "-b", host, "-p", str(port + n), ASGI_APP],
+            [*serve, "-b", host, "-p", str(port + n), application],
             cwd=ROOT,
             env=env,
         )

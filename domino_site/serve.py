@@ -19,8 +19,10 @@ import gc
 import importlib
 import logging
 import os
+import re
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import uvloop
@@ -28,6 +30,9 @@ import uvloop
 #: A collection longer than this is logged (seconds): it holds up every socket.
 SLOW_COLLECTION = float(os.environ.get("DOMINO_SLOW_COLLECTION_MS", "100")) / 1000
 _collection_started = 0.0
+
+#: daphne's application argument, ``module:attribute`` (not an endpoint like ``tcp:8000``).
+APPLICATION = re.compile(r"([A-Za-z_][\w.]*):[A-Za-z_][\w.]*")
 
 
 def use_uvloop() -> None:
@@ -72,11 +77,20 @@ def time_collections(phase: str, info: dict[str, Any]) -> None:
         )
 
 
+def application_module(argv: Sequence[str]) -> str:
+    """The module of the application daphne is told to serve (the site's when none is):
+    loaded before the runtime is tuned, so that it is frozen with the rest."""
+    for arg in reversed(argv):
+        if found := APPLICATION.fullmatch(arg):
+            return found.group(1)
+    return "domino_site.asgi"
+
+
 def main() -> None:
     use_uvloop()
     from daphne.cli import CommandLineInterface  # type: ignore[import-untyped]  # loop made here
 
-    importlib.import_module("domino_site.asgi")  # the site loaded, then frozen
+    importlib.import_module(application_module(sys.argv[1:]))  # the site loaded, then frozen
     tune_runtime()
     CommandLineInterface.entrypoint()
 

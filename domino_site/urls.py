@@ -1,8 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from domino_site import echo
-
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
@@ -11,5 +9,4 @@ urlpatterns = [
     path("online/", include("matchmaking.urls")),
     path("league/", include("league.urls")),
     path("", include("games.urls")),
-    *echo.urlpatterns,  # only when bench/load.py runs the server
 ]

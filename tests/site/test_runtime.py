@@ -65,29 +65,13 @@ def test_the_server_freezes_what_it_loaded_and_tunes_the_collector_at_start() ->
     assert int(callbacks) >= 1  # the slow collections' log
 
 
-@pytest.mark.usefixtures("collections_timed")
-def test_the_load_benchmark_counts_the_collections_the_server_logged_in_its_window(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
-) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    import load  # bench/load.py
-
-    monkeypatch.setattr(serve, "SLOW_COLLECTION", 0.0)
-    log = tmp_path / "daphne.log"
-    log.write_text("slow garbage collection: generation 2, 900 ms, 0 objects freed\n")
-    before = load.log_size(log)  # the window starts: that one is not counted
-    gc.disable()  # the two below alone
-    try:
-        with caplog.at_level(logging.WARNING, logger="games"):
-            gc.collect(1)
-            gc.collect()
-    finally:
-        gc.enable()
-    with log.open("a") as out:
-        out.writelines(r.getMessage() + "\n" for r in caplog.records)
-    counted = load.collections_logged(log, before)
-    assert (counted["n"], counted["full"]) == (2, 1)
-    assert counted["max_ms"] < 900
+def test_the_server_loads_the_application_it_is_told_to_serve_before_freezing() -> None:
+    """The load benchmark serves its own application (bench/site/), the site's inside."""
+    bench = ["-b", "127.0.0.1", "-p", "8001", "bench.site.asgi:application"]
+    assert serve.application_module(bench) == "bench.site.asgi"
+    endpoint_last = ["domino_site.asgi:application", "-e", "tcp:8000"]  # not a module
+    assert serve.application_module(endpoint_last) == "domino_site.asgi"
+    assert serve.application_module([]) == "domino_site.asgi"
 
 
 def test_ports_for_a_started_server_are_outside_the_range_of_outgoing_connections() -> None:
