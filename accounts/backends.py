@@ -1,5 +1,5 @@
 """How a request's player is found: Django's ``ModelBackend``, with the player a
-session names read as a prepared read (``domino_site.statements``): every page and
+session names read as a prepared read (``overrides.statements``): every page and
 every socket reads it, and compiling that query cost more than running it.
 
 Sessions begun before this backend name Django's ``ModelBackend``, which stays in
@@ -16,7 +16,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from domino_site.statements import Prepared
+from overrides.statements import Prepared
 
 from .models import User
 

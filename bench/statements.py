@@ -1,4 +1,4 @@
-"""In process: a move's three writes through the ORM and through ``domino_site.statements``.
+"""In process: a move's three writes through the ORM and through ``overrides.statements``.
 
 A move locks its table (an UPDATE matching the version the player saw), stores the
 move (an INSERT) and saves the table's next version (an UPDATE).  Each write is
@@ -43,10 +43,10 @@ def run(rounds: int) -> None:
     from django.db import transaction
 
     from accounts.models import User
-    from domino_site import statements
     from games.engine import PRESETS
     from games.models import Hand, Move, Table
     from games.services import table_create, table_join, table_start
+    from overrides import statements
     from tests.fixtures import version_of
 
     players = [User.objects.create(username=f"s{n}") for n in range(2)]

@@ -175,7 +175,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "domino_site.layers.LocalChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "overrides.channel_layer.LocalChannelLayer"}}
 
 # One cache for every process when Redis is there (rate limits count in it);
 # otherwise each process has its own, which is right for the single embedded one.

@@ -11,7 +11,6 @@ import traceback
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from django.urls import reverse
 from django.utils import translation
@@ -231,17 +230,6 @@ class TableConsumer(ViewerConsumer):
         """A lazy message in this viewer's language."""
         with translation.override(self.language):
             return str(message)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels closes stale database connections before every handler, on the
-        one database thread, so each move queued there once per viewer; every
-        database call here goes through ``database_sync_to_async``, which does
-        that itself around the call."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            await super().dispatch(message)
-        else:
-            await handler(message)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if event["version"] > self.sent_version:

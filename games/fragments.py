@@ -14,10 +14,9 @@ straight from that engine: they are rendered for every viewer at every version.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
 
 from django.http import HttpRequest
@@ -26,7 +25,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, trans_real
 from jinja2 import pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup
+
+from overrides.jinja2 import gettext_callables
 
 #: Fragments a process keeps (the oldest go first): a few MB.
 KEEP = 20_000
@@ -114,37 +114,7 @@ def _render(
 def _with_words(context: dict[str, Any], language: str) -> dict[str, Any]:
     # The language's catalog looked up once per render, not once per message
     # (Django's gettext finds the active language in a context-local each time).
-    return {**context, "language": language, **_words(trans_real.translation(language))}
-
-
-@functools.lru_cache(maxsize=32)
-def _words(catalog: Any) -> dict[str, Callable[..., str]]:
-    """The gettext functions Jinja2's ``{% trans %}`` and ``_()`` call, for one catalog:
-    as Jinja2's "new style" ones (``jinja2.ext._make_new_gettext``), but calling the
-    catalog straight rather than through ``Context.call``, and formatting a message
-    only when there is something to format (Jinja2's always do: ``%%`` becomes ``%``,
-    which formatting a message with a ``%`` in it still does here)."""
-    catalog_gettext, catalog_ngettext = catalog.gettext, catalog.ngettext
-
-    @pass_context
-    def gettext(__context: Context, __string: str, **variables: Any) -> str:
-        rv = catalog_gettext(__string)
-        if __context.eval_ctx.autoescape:
-            rv = Markup(rv)
-        return rv % variables if variables or "%" in rv else rv  # type: ignore[no-any-return]
-
-    @pass_context
-    def ngettext(
-        __context: Context, __singular: str, __plural: str, __num: int, **variables: Any
-    ) -> str:
-        variables.setdefault("num", __num)
-        rv = catalog_ngettext(__singular, __plural, __num)
-        if __context.eval_ctx.autoescape:
-            rv = Markup(rv)
-        return rv % variables  # type: ignore[no-any-return]
-
-    # ``_`` too: Jinja2's own ``_`` is an alias that looks ``gettext`` up and calls it
-    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
+    return {**context, "language": language, **gettext_callables(trans_real.translation(language))}
 
 
 def forget() -> None:

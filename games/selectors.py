@@ -21,12 +21,12 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from domino_site.statements import Prepared
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
 from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
+from overrides.statements import Prepared
 
 _POSITIONS = {
     2: ("bottom", "top"),

@@ -9,8 +9,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
-from domino_site.statements import Prepared
 from games.models import Deadline, Table
+from overrides.statements import Prepared
 
 from .models import Pool, Ticket
 from .services import fill_timeout

@@ -9,7 +9,6 @@ client claims.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import traceback
@@ -17,14 +16,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from autobahn.exception import Disconnected
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from domino_site.in_turn import dispatch_in_turn
+from overrides.consumer_loop import InTurnConsumer
 from realtime import constants, limits, slots
 from realtime.cache import in_cache
 from realtime.errors import ClosedOnError
@@ -49,7 +45,7 @@ def _refresh(claims: tuple[slots.Claim, ...]) -> None:
         claim.refresh()
 
 
-class ViewerConsumer(AsyncWebsocketConsumer):
+class ViewerConsumer(InTurnConsumer):
     """Knows its viewer and language from the scope; a session opens only so many.
 
     However it ends — the browser closing, a handler's bug, the channel layer
@@ -64,19 +60,11 @@ class ViewerConsumer(AsyncWebsocketConsumer):
     heartbeat: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """As Channels' own, its messages handled by ``dispatch_in_turn`` (no task
-        per message), and closed down whatever ended it."""
-        self.scope = scope
-        self.base_send = send
+        """As the loop's own (``overrides.consumer_loop``), and closed down whatever
+        ended it."""
         self.held, self.undo = [], []
         try:
-            layer = self.channel_layer = get_channel_layer(self.channel_layer_alias)  # type: ignore[assignment]
-            sources = [receive]
-            if layer is not None:
-                self.channel_name = await layer.new_channel()
-                sources.append(functools.partial(layer.receive, self.channel_name))
-            with contextlib.suppress(StopConsumer):
-                await dispatch_in_turn(sources, self.dispatch)
+            await super().__call__(scope, receive, send)
         except Exception as error:  # the layer's receive, or a handler: the socket cannot go on
             self._log_ended(error)
             raise ClosedOnError from None  # once closed down (finally)

@@ -12,7 +12,7 @@ Tile(5, 3)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 PIPS: Final = range(7)
@@ -139,12 +139,6 @@ def mask_of(tiles: Iterable[Tile]) -> int:
             raise ValueError(f"{tile} is given twice")
         mask |= tile.bit
     return mask
-
-
-def iter_tiles(mask: int) -> Iterator[Tile]:
-    """Iterate over the tiles in ``mask``."""
-    for i in indices(mask):
-        yield ALL_TILES[i]
 
 
 def format_tiles(tiles: Iterable[Tile], sep: str = ",") -> str:

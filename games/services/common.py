@@ -21,10 +21,10 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from domino_site import statements
 from games import live, states
 from games.errors import GameError
 from games.models import Table
+from overrides import statements
 
 
 def locked_table(table_id: int) -> Table:

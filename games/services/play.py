@@ -24,7 +24,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from domino_site import statements
 from games import signals, states
 from games.constants import (
     ABANDONED_AFTER_HOURS,
@@ -42,6 +41,7 @@ from games.errors import GameError, illegal_move_message
 from games.models import Deadline, Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
+from overrides import statements
 
 from .common import (
     announce_change,

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
 
 from domino_site import scaled, serve
-from domino_site.page_threads import PageThreads
 
 
 @pytest.fixture
@@ -83,33 +78,6 @@ def test_ports_for_a_started_server_are_outside_the_range_of_outgoing_connection
     with socket.socket() as a, socket.socket() as b, socket.socket() as c:
         for s, port in zip((a, b, c), range(first, first + 3), strict=True):
             s.bind(("127.0.0.1", port))  # all three free to listen on
-
-
-async def test_pages_run_on_kept_threads_and_a_slow_page_holds_up_no_other() -> None:
-    """Django's handler started a thread (and, on SQLite, a connection) per page."""
-    ran_on: list[int] = []
-    release = threading.Event()
-
-    def view(slow: bool) -> None:
-        ran_on.append(threading.get_ident())
-        if slow:
-            release.wait(10)
-
-    async def django(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        await sync_to_async(view, thread_sensitive=True)(scope.get("slow", False))  # as Django does
-
-    pages = PageThreads(django, keep=2)
-    await pages({"type": "http"}, None, None)
-    await pages({"type": "http"}, None, None)
-    assert ran_on[0] == ran_on[1]  # the second page on the first one's kept thread
-    slow = asyncio.create_task(pages({"type": "http", "slow": True}, None, None))
-    while len(ran_on) < 3:
-        await asyncio.sleep(0.01)
-    await asyncio.wait_for(pages({"type": "http"}, None, None), timeout=5)  # not held up
-    assert ran_on[3] != ran_on[2]
-    release.set()
-    await slow
-    assert len(pages.idle) == 2  # both threads kept for the next pages, no more
 
 
 def test_daphne_started_as_the_site_starts_it_runs_its_loop_on_uvloop(

@@ -11,6 +11,11 @@ the backend — and send each value through its field's ``get_db_prep_save``, as
 ORM does.  They send no signals: they are for rows nothing listens to (moves,
 tables, seats).  ``Prepared`` keeps the SQL the ORM compiled for a read and runs
 it again with new arguments.  Everywhere else, the ORM.
+
+Written against Django 5.2.19: the compiler's ``as_sql``, ``select``,
+``klass_info``, ``annotation_col_map``, ``get_converters`` and
+``apply_converters``, and ``Model.from_db`` (tests/overrides/test_written_against.py
+fails when they change).
 """
 
 from __future__ import annotations

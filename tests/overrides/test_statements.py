@@ -1,4 +1,4 @@
-"""A move's writes, built once per shape (``domino_site.statements``): the rows they
+"""A move's writes, built once per shape (``overrides.statements``): the rows they
 leave are the rows the ORM leaves, on SQLite and on PostgreSQL (``make test-scaleout``)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from domino_site import statements
 from games.models import Hand, Move, Seat, Table
+from overrides import statements
 
 pytestmark = pytest.mark.django_db
 

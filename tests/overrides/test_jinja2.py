@@ -1,4 +1,4 @@
-"""The live regions' Jinja2 environment (domino_site/jinja2.py, games/fragments.py)
+"""The live regions' Jinja2 environment (overrides/jinja2.py)
 renders exactly what stock Jinja2 renders: its faster calls and translations change
 nothing a player reads."""
 
@@ -13,7 +13,7 @@ from django.utils.translation import trans_real
 from jinja2 import pass_context
 from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
-from games.fragments import _words
+from overrides.jinja2 import gettext_callables as _words
 
 TEMPLATES = [
     '{{ _("Your turn") }}',

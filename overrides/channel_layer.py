@@ -11,6 +11,12 @@ for a thousand sockets in one process.
 - Its receive builds a new queue for a channel at every call (and drops it when
   emptied), so each message made two or three; here a channel keeps its queue
   while its consumer listens, and drops it when the consumer stops.
+
+Written against Channels 4.3.2: ``InMemoryChannelLayer``'s ``channels`` and
+``groups``, its private ``_clean_expired``, ``send``, ``receive`` and
+``group_send`` (tests/overrides/test_written_against.py fails when they change).
+Measured: with Channels' own layer, the server's CPU at human pace rose from 28% to
+43% of a core, and at 200 moves a second it fell behind (146 moves a second).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from domino_site.layers import LocalChannelLayer
+from overrides.channel_layer import LocalChannelLayer
 
 pytestmark = pytest.mark.asyncio
 

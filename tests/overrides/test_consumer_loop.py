@@ -1,4 +1,4 @@
-"""A consumer's messages, one at a time, without a task per message (domino_site/in_turn.py)."""
+"""A consumer's messages, one at a time, without a task per message (overrides/consumer_loop.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from channels.exceptions import StopConsumer
 
-from domino_site.in_turn import dispatch_in_turn
+from overrides.consumer_loop import dispatch_in_turn
 from tests.fixtures import tasks_started
 
 pytestmark = pytest.mark.asyncio

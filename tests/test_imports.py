@@ -1,0 +1,48 @@
+"""How the apps depend on each other, read from their imports: ``domino_site`` is the
+wiring only (no app imports it), and no app imports another's private names."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("accounts", "economy", "games", "league", "matchmaking", "realtime", "overrides")
+
+
+def imports(app: str) -> Iterator[tuple[str, str, str]]:
+    """(file, module imported, name imported or "") for every import of ``app``'s code."""
+    for source in sorted((ROOT / app).rglob("*.py")):
+        if "migrations" in source.parts:
+            continue
+        where = str(source.relative_to(ROOT))
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield where, alias.name, ""
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    yield where, node.module, alias.name
+
+
+def test_no_app_imports_the_wiring() -> None:
+    found = [
+        (where, module)
+        for app in APPS
+        for where, module, _name in imports(app)
+        if module.split(".")[0] == "domino_site"
+    ]
+    assert found == []
+
+
+def test_no_app_imports_another_apps_private_names() -> None:
+    found = [
+        (where, f"{module}.{name}")
+        for app in APPS
+        for where, module, name in imports(app)
+        if module.split(".")[0] in APPS
+        and module.split(".")[0] != app
+        and (name.startswith("_") or any(part.startswith("_") for part in module.split(".")))
+    ]
+    assert found == []
