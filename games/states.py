@@ -15,8 +15,6 @@ so equal versions mean nothing changed in between (PostgreSQL and SQLite alike).
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import functools
 import threading
 from collections import OrderedDict
@@ -27,7 +25,6 @@ from django.db import transaction
 
 from games.engine import Match, Round, Rules, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
-from games.records import load_match
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -99,8 +96,6 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
         return known
     for _attempt in range(OPTIMISTIC_READS):
         table = Table.objects.select_related("rematch").get(pk=table_id)
-        if known is not None and known.table.code != table.code:
-            known = None  # another table under a reused id (tests roll back)
         if known is not None and known.version == table.version:
             return known
         state = _read(table, known)
@@ -110,14 +105,7 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
         table = (
             Table.objects.select_for_update(of=("self",)).select_related("rematch").get(pk=table_id)
         )
-        return remember(_read(table, known if known and known.table.code == table.code else None))
-
-
-def remembered_at(table: Table) -> TableState | None:
-    """The state this process remembers of ``table`` at exactly its version, if any
-    (no query; the writer holds the table's row lock, so nothing newer exists)."""
-    state = held(table.pk, table.version)
-    return None if state is None or state.table.code != table.code else state
+        return remember(_read(table, known))
 
 
 def held(table_id: int, version: int) -> TableState | None:
@@ -125,125 +113,6 @@ def held(table_id: int, version: int) -> TableState | None:
     with _lock:
         state = _latest.get(table_id)
     return state if state is not None and state.version == version else None
-
-
-def seats_to_play(table: Table) -> list[Seat] | None:
-    """The seats at ``table``'s version, as private copies a writer may change and
-    save, when this process holds that version (None: read them)."""
-    state = remembered_at(table)
-    return None if state is None else [copy.copy(seat) for seat in state.seats]
-
-
-def after_move(
-    before: TableState | None,
-    *,
-    table: Table,
-    seats: list[Seat],
-    hand: Hand,
-    match: Match,
-    actor: str,
-    replaced: tuple[str, ...],
-    deadline: tuple[str, datetime] | None,
-) -> TableState | None:
-    """The state a writer has just stored — one more move in the current hand — built
-    from the state it started from and what it wrote, without reading it back.
-
-    ``before``: the state at the version the writer locked (else None: the viewers
-    read it).  ``replaced``: the deadline kinds the writer deleted, ``deadline``: the
-    one it set, if any.  Whatever is not plainly one move on (the match's end, a
-    rematch link) is left to a read as well."""
-    if (
-        before is None
-        or not _continues(before, table, seats)
-        or len(before.rounds) != len(match.rounds)
-        or len(before.hands) != len(match.rounds)
-        or before.hands[-1].pk != hand.pk
-    ):
-        return None
-    return TableState(
-        table=table,
-        seats=_with_users(seats, before),
-        hands=(*before.hands[:-1], hand),
-        rounds=tuple(match.rounds),
-        actors=(*before.actors, actor),
-        invitations=(),
-        deadlines=_deadlines(before, replaced, deadline),
-    )
-
-
-def after_seats(before: TableState | None, *, table: Table, seats: list[Seat]) -> TableState | None:
-    """The state after a write that changed only seats (a player ready for the next
-    hand, back from away): ``after_move``'s terms, nothing else changed."""
-    if before is None or not _continues(before, table, seats):
-        return None
-    return dataclasses.replace(before, table=table, seats=_with_users(seats, before))
-
-
-def after_deal(
-    before: TableState | None,
-    *,
-    table: Table,
-    seats: list[Seat],
-    hand: Hand,
-    match: Match,
-    replaced: tuple[str, ...],
-    deadline: tuple[str, datetime] | None,
-) -> TableState | None:
-    """The state after the next hand is dealt: ``hand``, stored, is ``match``'s last round."""
-    if (
-        before is None
-        or not _continues(before, table, seats)
-        or len(match.rounds) != len(before.rounds) + 1
-        or hand.number != len(before.hands)
-    ):
-        return None
-    return TableState(
-        table=table,
-        seats=_with_users(seats, before),
-        hands=(*before.hands, hand),
-        rounds=tuple(match.rounds),
-        actors=(),
-        invitations=(),
-        deadlines=_deadlines(before, replaced, deadline),
-    )
-
-
-def _continues(before: TableState, table: Table, seats: list[Seat]) -> bool:
-    """Whether ``table`` is ``before``'s next version, still playing, same players."""
-    return (
-        before.version == table.version - 1
-        and table.status == Table.Status.PLAYING
-        and table.rematch_id is None
-        and [s.pk for s in before.seats] == [s.pk for s in seats]
-        and all(s.user_id == b.user_id for s, b in zip(seats, before.seats, strict=True))
-    )
-
-
-def _with_users(seats: list[Seat], before: TableState) -> tuple[Seat, ...]:
-    for seat, earlier in zip(seats, before.seats, strict=True):
-        if seat.user_id is not None and not Seat.user.is_cached(seat):
-            seat.user = earlier.user  # the same player: no query for their name
-    return tuple(seats)
-
-
-def _deadlines(
-    before: TableState, replaced: tuple[str, ...], deadline: tuple[str, datetime] | None
-) -> dict[str, datetime]:
-    deadlines = {kind: due for kind, due in before.deadlines.items() if kind not in replaced}
-    if deadline is not None:
-        deadlines[deadline[0]] = deadline[1]
-    return deadlines
-
-
-def match_to_play(table: Table) -> Match:
-    """The match at ``table``'s version, read under the table's row lock, to play on:
-    the shared hands, the current one a private copy.  No query and no replay when
-    this process holds that version already (it usually does: every viewer read it)."""
-    state = table_state(table.pk, at_least=table.version)
-    if state.version != table.version or not state.rounds:
-        return load_match(table)
-    *done, current = state.rounds
-    return Match(table.rules, rounds=[*done, current.copy()])
 
 
 def _read(table: Table, known: TableState | None) -> TableState:

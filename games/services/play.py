@@ -11,7 +11,6 @@ only if the table is still at v; otherwise it decides again.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import signals, states
+from games import signals, store
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -41,16 +40,10 @@ from games.errors import GameError, illegal_move_message
 from games.models import Deadline, Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
+from games.store import Writing
 from overrides import statements
 
-from .common import (
-    announce_change,
-    bump_version,
-    check_version,
-    locked_table,
-    locked_table_at,
-    table_changed,
-)
+from .common import check_version, locked_table, table_changed
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
 PLAY_KINDS = (Deadline.Kind.BOT_MOVE, Deadline.Kind.TURN_CLOCK, Deadline.Kind.NEXT_HAND)
@@ -106,17 +99,13 @@ def schedule(
 
 
 def _next_version(
-    table: Table,
-    match: Match,
-    seats: list[Seat],
-    before: states.TableState | None,
-    now: datetime | None = None,
+    writing: Writing, match: Match, seats: list[Seat], now: datetime | None = None
 ) -> tuple[str, datetime] | None:
-    """Save the table at its next version with the play deadline that now comes next
-    (``before``: the state held at the locked version, if any); returns that deadline.
-    Until the match is over a move changes nothing else of the table's row."""
-    bump_version(table, fields=("status", "winners", "finished_at") if match.over else ())
-    return schedule(table, match, seats, now, known=before.deadlines if before else None)
+    """Save the table at its next version with the play deadline that now comes next;
+    returns that deadline.  Until the match is over a move changes nothing else of
+    the table's row."""
+    writing.next_version(fields=("status", "winners", "finished_at") if match.over else ())
+    return schedule(writing.table, match, seats, now, known=writing.deadlines())
 
 
 def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
@@ -139,16 +128,15 @@ def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
 
 
 def _record(
-    table: Table, match: Match, move: Move, *, seats: list[Seat], seat: int, actor: str
+    writing: Writing, match: Match, move: Move, *, seats: list[Seat], seat: int, actor: str
 ) -> None:
     """Apply ``move`` for ``seat`` and store it with its consequences, at the next version."""
-    current = match.round
+    table, current = writing.table, match.round
     try:
         current.play(move)
     except IllegalMoveError as error:
         raise GameError(illegal_move_message(error)) from error
-    before = states.remembered_at(table)  # the state at the locked version, if held
-    hand = _current_hand(table, match, before)
+    hand = writing.current_hand(match)
     played = current.moves  # as the engine logged it: an opening is always on the left
     statements.insert(
         StoredMove(hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor)
@@ -165,33 +153,15 @@ def _record(
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
         _store_results(table, match, seats)
-    action = _next_version(table, match, seats, before, now)
-    after = states.after_move(
-        before,
-        table=table,
-        seats=seats,
-        hand=hand,
-        match=match,
-        actor=actor,
-        replaced=PLAY_KINDS,
-        deadline=action,
+    action = _next_version(writing, match, seats, now)
+    writing.moved(
+        seats=seats, hand=hand, match=match, actor=actor, replaced=PLAY_KINDS, deadline=action
     )
-    announce_change(table, after)
 
 
-def _current_hand(table: Table, match: Match, before: states.TableState | None) -> Hand:
-    """The hand being played, as a private copy to change and save (no query when the
-    state at this version is held)."""
-    number = len(match.rounds) - 1
-    if before is not None and before.hands and before.hands[-1].number == number:
-        return copy.copy(before.hands[-1])
-    return table.hands.get(number=number)
-
-
-def _playing(table: Table) -> Match:
+def _playing(table: Table) -> None:
     if table.status != Table.Status.PLAYING:
         raise GameError(_("The game is not in progress."))
-    return states.match_to_play(table)
 
 
 def _your_seat(table: Table, seats: list[Seat], user: User) -> Seat:
@@ -211,11 +181,12 @@ def _present(seat: Seat) -> None:
 @transaction.atomic
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
-    table = locked_table_at(table_id, version)
-    seats = states.seats_to_play(table) or _seats(table)
+    writing = store.lock(table_id, version)
+    table, seats = writing.table, writing.seats()
     seat = _your_seat(table, seats, user)
     check_version(table, version)
-    match = _playing(table)
+    _playing(table)
+    match = writing.match()
     if match.round.over:
         raise GameError(_("This hand is over."))
     if match.round.turn != seat.number:
@@ -225,7 +196,7 @@ def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     except ValueError:
         raise GameError(_("That is not a move.")) from None
     _present(seat)
-    _record(table, match, parsed, seats=seats, seat=seat.number, actor=Actor.PERSON)
+    _record(writing, match, parsed, seats=seats, seat=seat.number, actor=Actor.PERSON)
 
 
 @transaction.atomic
@@ -235,7 +206,8 @@ def seat_back(*, table_id: int, user: User, version: int) -> None:
     seats = _seats(table)
     seat = _your_seat(table, seats, user)
     check_version(table, version)
-    match = _playing(table)
+    _playing(table)
+    match = load_match(table)
     if not seat.away:
         return
     _present(seat)
@@ -255,8 +227,8 @@ def seat_hand_to_bot(*, table_id: int, by: User, seat_number: int, version: int)
     table = locked_table(table_id)
     _check_friends_host(table, by)
     check_version(table, version)
-    match = _playing(table)
-    seats = _seats(table)
+    _playing(table)
+    match, seats = load_match(table), _seats(table)
     seat = next((s for s in seats if s.number == seat_number), None)
     if seat is None or seat.user_id is None or seat.user_id == by.pk:
         raise GameError(_("Choose the seat of another player."))
@@ -304,9 +276,8 @@ def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
     return closed
 
 
-def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
-    before = states.remembered_at(table)  # the state at the locked version, if held
-    current = match.next_round()
+def _deal_next(writing: Writing, match: Match, seats: list[Seat]) -> None:
+    table, current = writing.table, match.next_round()
     hand = Hand.objects.create(
         table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
     )
@@ -314,17 +285,8 @@ def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
         Seat.objects.filter(table=table).update(ready=False)
         for seat in seats:
             seat.ready = False
-    action = _next_version(table, match, seats, before)
-    after = states.after_deal(
-        before,
-        table=table,
-        seats=seats,
-        hand=hand,
-        match=match,
-        replaced=PLAY_KINDS,
-        deadline=action,
-    )
-    announce_change(table, after)
+    action = _next_version(writing, match, seats)
+    writing.dealt(seats=seats, hand=hand, match=match, replaced=PLAY_KINDS, deadline=action)
 
 
 def _waits_for(seat: Seat) -> bool:
@@ -337,11 +299,12 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     """A seated player is ready for the next hand; it is dealt once every person
     at the table is (or when the countdown ends), so nobody's result is wiped
     off their screen while they read it."""
-    table = locked_table_at(table_id, version)
-    seats = states.seats_to_play(table) or _seats(table)
+    writing = store.lock(table_id, version)
+    table, seats = writing.table, writing.seats()
     seat = _your_seat(table, seats, user)
     check_version(table, version)
-    match = _playing(table)
+    _playing(table)
+    match = writing.match()
     if not match.round.over:
         raise GameError(_("This hand is still being played."))
     _present(seat)
@@ -349,11 +312,10 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
         seat.ready = True
         statements.update(Seat, {"pk": seat.pk}, ready=True)
     if any(_waits_for(s) for s in seats):
-        before = states.remembered_at(table)  # the state at the locked version, if held
-        bump_version(table, fields=())  # the others see who is ready
-        announce_change(table, states.after_seats(before, table=table, seats=seats))
+        writing.next_version(fields=())  # the others see who is ready
+        writing.seats_changed(seats)
         return
-    _deal_next(table, match, seats)
+    _deal_next(writing, match, seats)
 
 
 def stand_in_choice(match: Match, seat: Seat) -> Move:
@@ -412,7 +374,8 @@ def advance_table(claimed: Deadline, now: datetime) -> bool:
         plan = _plan(claimed.table_id)
         with transaction.atomic():
             # the plan read the table at its version: locked without reading it again
-            table = locked_table_at(claimed.table_id, plan.version)
+            writing = store.lock(claimed.table_id, plan.version)
+            table = writing.table
             deadline = still_due(claimed)
             if deadline is None:
                 return False  # applied or replaced meanwhile
@@ -423,7 +386,7 @@ def advance_table(claimed: Deadline, now: datetime) -> bool:
                 return False
             assert plan.match is not None and plan.seats is not None
             if plan.move is None:
-                _deal_next(table, plan.match, plan.seats)
+                _deal_next(writing, plan.match, plan.seats)
                 return True
             if plan.actor == Actor.CLOCK:
                 seat = plan.seats[plan.seat]
@@ -431,7 +394,7 @@ def advance_table(claimed: Deadline, now: datetime) -> bool:
                 seat.away = seat.timeouts >= AWAY_AFTER_TIMEOUTS
                 seat.save(update_fields=["away", "timeouts"])
             _record(
-                table, plan.match, plan.move, seats=plan.seats, seat=plan.seat, actor=plan.actor
+                writing, plan.match, plan.move, seats=plan.seats, seat=plan.seat, actor=plan.actor
             )
             return True
     return False

@@ -11,12 +11,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import consumers, services, states
+from games import consumers, services, states, store
 from games.deadlines import run_due, set_deadline
 from games.engine import round as engine_round
 from games.models import Deadline, Move, Table
@@ -111,13 +111,18 @@ def test_a_played_move_uses_the_remembered_state_only_at_the_locked_version(
     version under the lock, and replays the stored game otherwise."""
     anna = seat_user(friends_table, 0)
     table_view(table=friends_table.pk, user=anna)  # remembered at this version
-    locked = Table.objects.get(pk=friends_table.pk)
-    assert states.match_to_play(locked).round.moves == load_match(locked).round.moves
-    Table.objects.filter(pk=locked.pk).update(version=locked.version + 1)  # another process
-    locked.refresh_from_db()
-    fresh = states.match_to_play(locked)
-    assert fresh.round.moves == load_match(locked).round.moves
-    assert states.table_state(locked.pk).version == locked.version
+    version = version_of(friends_table)
+    with transaction.atomic():
+        writing = store.lock(friends_table.pk, version)
+        assert writing.before is not None  # held: the row was not read
+        assert writing.match().round.moves == load_match(writing.table).round.moves
+    Table.objects.filter(pk=friends_table.pk).update(version=version + 1)  # another process
+    with transaction.atomic():
+        writing = store.lock(friends_table.pk, version)
+        assert writing.before is None and writing.table.version == version + 1
+        fresh = writing.match()
+        assert fresh.round.moves == load_match(writing.table).round.moves
+    assert states.table_state(friends_table.pk).version == version + 1
 
 
 def _stored(state: states.TableState) -> tuple[object, ...]:
