@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -87,6 +88,18 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.preset} {self.mode} {self.code}"
+
+    @staticmethod
+    def rules_fields(rules: Rules) -> dict[str, Any]:
+        """The columns that store ``rules`` (``Table.rules`` reads them back)."""
+        return {
+            "preset": rules.preset,
+            "players": rules.players,
+            "hand_size": rules.hand_size,
+            "teams": rules.teams,
+            "draw": rules.draw,
+            "target": rules.target,
+        }
 
     @property
     def rules(self) -> Rules:

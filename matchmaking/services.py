@@ -58,14 +58,7 @@ def pool_for(*, rules: Rules) -> Pool:
         raise GameError(_("These settings are not played online."))
     pool, _created = Pool.objects.get_or_create(
         key=pool_key(rules),
-        defaults={
-            "preset": rules.preset,
-            "players": rules.players,
-            "teams": rules.teams,
-            "hand_size": rules.hand_size,
-            "draw": rules.draw,
-            "target": rules.target,
-        },
+        defaults=Table.rules_fields(rules),  # a pool stores its rules as a table does
     )
     return pool
 

@@ -48,16 +48,7 @@ from .grants import claimed_only
 
 
 def _same_settings(rules: Rules, stake: int) -> dict[str, Any]:
-    return {
-        "mode": Table.Mode.ONLINE,
-        "stake": stake,
-        "preset": rules.preset,
-        "players": rules.players,
-        "hand_size": rules.hand_size,
-        "teams": rules.teams,
-        "draw": rules.draw,
-        "target": rules.target,
-    }
+    return {"mode": Table.Mode.ONLINE, "stake": stake, **Table.rules_fields(rules)}
 
 
 def _open_table(user: User, rules: Rules, stake: int) -> Table:

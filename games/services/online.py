@@ -47,12 +47,7 @@ def online_table_create(
     table = Table.objects.create(
         mode=Table.Mode.ONLINE,
         host=people[0],
-        preset=rules.preset,
-        players=rules.players,
-        hand_size=rules.hand_size,
-        teams=rules.teams,
-        draw=rules.draw,
-        target=rules.target,
+        **Table.rules_fields(rules),
         turn_seconds=turn_seconds,
         fillers=len(fillers),
     )

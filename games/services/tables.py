@@ -66,12 +66,7 @@ def table_create(
     table = Table.objects.create(
         mode=mode,
         host=host,
-        preset=rules.preset,
-        players=rules.players,
-        hand_size=rules.hand_size,
-        teams=rules.teams,
-        draw=rules.draw,
-        target=rules.target,
+        **Table.rules_fields(rules),
         bot_level=bot_level,
         turn_seconds=turn_seconds,
     )
