@@ -3,7 +3,6 @@ are told within moments when a player closes it."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import time
@@ -24,8 +23,11 @@ from games import presence, services
 from games.models import Table
 from realtime import constants
 from realtime.cache import cache_is_local
+from tests.cache_clock import Later, cache_later
 from tests.fixtures import DUELLO, play_a_legal_move, version_of
 from tests.games.test_consumers import connect, frame_at_least
+
+__all__ = ["cache_later"]  # a fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)  # async tests: asyncio_mode auto
 
@@ -136,14 +138,15 @@ async def test_closing_one_of_two_tabs_keeps_the_player_online() -> None:
 
 
 async def test_a_heartbeat_keeps_an_open_tab_present_past_the_expiry(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, cache_later: Later
 ) -> None:
     monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
-    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.02)
     table, _anna, bruno = await started_duello()
     tab = await connect(f"/ws/table/{table.code}/", bruno)
     await frame_at_least(tab, 0)
-    await asyncio.sleep(1.6)
+    for _step in range(4):  # twice the expiry in all, with beats between the steps
+        await cache_later(0.5)
     read = sync_to_async(presence.present_users)
     assert await read(table_id=table.pk, user_ids=[bruno.pk]) == {bruno.pk}
     await tab.disconnect()
@@ -151,10 +154,10 @@ async def test_a_heartbeat_keeps_an_open_tab_present_past_the_expiry(
 
 
 async def test_a_heartbeat_that_fails_once_beats_again_next_time(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, cache_later: Later
 ) -> None:
     monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
-    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(constants, "WS_HEARTBEAT_SECONDS", 0.02)
     real_beat, calls = presence._beat, []
 
     def flaky_beat(key: str) -> bool:
@@ -167,7 +170,8 @@ async def test_a_heartbeat_that_fails_once_beats_again_next_time(
     table, _anna, bruno = await started_duello()
     tab = await connect(f"/ws/table/{table.code}/", bruno)
     await frame_at_least(tab, 0)
-    await asyncio.sleep(1.6)
+    for _step in range(4):
+        await cache_later(0.5)
     read = sync_to_async(presence.present_users)
     assert await read(table_id=table.pk, user_ids=[bruno.pk]) == {bruno.pk}
     assert len(calls) > 2 and "heartbeat" in caplog.text
@@ -175,14 +179,15 @@ async def test_a_heartbeat_that_fails_once_beats_again_next_time(
 
 
 async def test_a_player_whose_server_process_died_drops_out_when_the_heartbeat_expires(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, cache_later: Later
 ) -> None:
     monkeypatch.setattr(presence, "PRESENCE_TTL", 1)
+    monkeypatch.setattr(presence, "REUSE_SECONDS", 0)  # a read, not the one reused
     # a process counted bruno present, then died without a goodbye or another beat
     assert await presence.arrive(table_id=7, user_id=42)
     read = sync_to_async(presence.present_users)
     assert await read(table_id=7, user_ids=[42, 43]) == {42}
-    await asyncio.sleep(1.3)
+    await cache_later(1.3)
     assert await read(table_id=7, user_ids=[42, 43]) == set()
 
 
