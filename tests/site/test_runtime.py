@@ -33,10 +33,7 @@ def test_a_long_garbage_collection_is_reported_to_the_operator(
     assert any("slow garbage collection: generation 2" in r.message for r in caplog.records)
 
 
-RUNTIME = (
-    "import gc, sys; "
-    "print(gc.get_threshold(), sys.getswitchinterval(), len(gc.callbacks))"
-)
+RUNTIME = "import gc, sys; print(gc.get_threshold(), sys.getswitchinterval(), len(gc.callbacks))"
 
 
 def test_importing_the_asgi_application_changes_no_process_wide_setting() -> None:
