@@ -50,8 +50,10 @@ check:
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each with its own test database.
+TEST_WORKERS ?= auto
 pytest:
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 ## make test-scaleout: the site's suite again on PostgreSQL and Redis (services must be up)
 SCALEOUT_DB    ?= postgres://postgres@127.0.0.1:5432/domino

@@ -11,7 +11,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.clock import GameClockMiddleware  # noqa: E402
+from deadlines.clock import GameClockMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns  # noqa: E402
 from overrides.page_threads import PageThreads  # noqa: E402

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "accounts",
     "games",
+    "deadlines",
     "economy",
     "matchmaking",
     "league",

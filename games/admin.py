@@ -1,9 +1,6 @@
-from django.contrib import admin, messages
-from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.contrib import admin
 
-from .deadlines import unpark
-from .models import Deadline, Hand, Invitation, Move, Seat, Table
+from .models import Hand, Invitation, Move, Seat, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -31,19 +28,3 @@ class HandAdmin(admin.ModelAdmin):
 
 
 admin.site.register(Invitation)
-
-
-@admin.register(Deadline)
-class DeadlineAdmin(admin.ModelAdmin):
-    """Operators see what is due, and what failed too often and was parked."""
-
-    list_display = ("kind", "table", "key", "due_at", "attempts", "parked_at")
-    list_filter = (("parked_at", admin.EmptyFieldListFilter), "kind")
-    search_fields = ("key",)
-    raw_id_fields = ("table",)
-    actions = ["retry"]
-
-    @admin.action(description="Retry the selected parked deadlines", permissions=["change"])
-    def retry(self, request: HttpRequest, queryset: QuerySet[Deadline]) -> None:
-        n = unpark(queryset.values_list("pk", flat=True))
-        self.message_user(request, f"{n} parked deadline(s) will be tried again.", messages.INFO)

@@ -8,4 +8,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Deadline handlers register themselves when their modules are imported.
-        from games import housekeeping, services, worker  # noqa: F401
+        from games import housekeeping, services  # noqa: F401

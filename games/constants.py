@@ -8,8 +8,6 @@ BOT_DELAY = (0.8, 1.6)
 BOT_FORCED_DELAY = (0.4, 0.8)
 #: The next hand is dealt this long after a hand ends, unless a player asks sooner.
 NEXT_HAND_DELAY = 20.0
-#: How often each daphne process's game clock looks for due tables.
-CLOCK_TICK = 0.2
 #: The level of the bots a host adds when none is chosen.
 DEFAULT_BOT_LEVEL = "medium"
 #: Online tables: seconds a person has for each move (a setting of the table).

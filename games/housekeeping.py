@@ -1,12 +1,12 @@
-"""Jobs the deadline worker runs on its own from time to time (``games.worker.every``)."""
+"""Jobs the deadline worker runs on its own from time to time (``deadlines.worker.every``)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from accounts.services import guests_prune
+from deadlines.worker import every
 from games.services.play import abandoned_computer_tables_close
-from games.worker import every
 
 
 @every("guests_prune", timedelta(hours=1))

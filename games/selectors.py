@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
-from games.models import Deadline, Hand, Invitation, Move, Seat, Table
+from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
+from games.models import Hand, Invitation, Move, Seat, Table
 from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
@@ -331,11 +332,11 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         winner_names=_join_names(winners, names, joiner) if winners else "",
         you_won=you is not None and you in winners,
         invitations=invitations,
-        next_hand_at=deadlines.get(Deadline.Kind.NEXT_HAND)
+        next_hand_at=deadlines.get(NEXT_HAND)
         if player and player.over and not match_over
         else None,
-        turn_ends_at=deadlines.get(Deadline.Kind.TURN_CLOCK),
-        fill_ends_at=deadlines.get(Deadline.Kind.STAKE_FILL),
+        turn_ends_at=deadlines.get(TURN_CLOCK),
+        fill_ends_at=deadlines.get(STAKE_FILL),
         last_move=last,
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),

@@ -21,11 +21,13 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import handles, set_deadline, still_due
+from deadlines.worker import every
 from economy.models import Account, Reason
 from economy.services import house, post_transfer, wallet_of
-from games.deadlines import handles, set_deadline, still_due
-from games.models import Deadline, SeatResult, Table
-from games.worker import every
+from games.models import SeatResult, Table
+from league.kinds import LEAGUE_WEEK
 
 from . import rules, selectors
 from .models import Entry, Finish, LeagueWeek, Member, Tier
@@ -176,7 +178,7 @@ def pay_prizes(*, week_key: str | None = None) -> int:
 
 def ensure_week_deadline(*, now: datetime) -> Deadline:
     """The league's one pending deadline: the week after the last closed one (or this week)."""
-    pending = Deadline.objects.filter(kind=Deadline.Kind.LEAGUE_WEEK).first()
+    pending = Deadline.objects.filter(kind=LEAGUE_WEEK).first()
     if pending is not None:
         return pending
     last = selectors.last_closed_week()
@@ -187,12 +189,12 @@ def ensure_week_deadline(*, now: datetime) -> Deadline:
         first = oldest_open.values_list("key", flat=True).first()
         week = min(week_of(now), Week.parse(first)) if first else week_of(now)
     deadline, _created = Deadline.objects.get_or_create(
-        kind=Deadline.Kind.LEAGUE_WEEK, key=week.key, defaults={"due_at": week.ends_at}
+        kind=LEAGUE_WEEK, key=week.key, defaults={"due_at": week.ends_at}
     )
     return deadline
 
 
-@handles(Deadline.Kind.LEAGUE_WEEK)
+@handles(LEAGUE_WEEK)
 def close_week_when_due(claimed: Deadline, now: datetime) -> bool:
     """Sunday 24:00 in Rome (or later, after a restart): close the week, set the next one."""
     week = Week.parse(claimed.key)
@@ -204,7 +206,7 @@ def close_week_when_due(claimed: Deadline, now: datetime) -> bool:
             return False
         closed = close_week(week=week, now=now)
         deadline.delete()
-        set_deadline(Deadline.Kind.LEAGUE_WEEK, week.next.ends_at, key=week.next.key)
+        set_deadline(LEAGUE_WEEK, week.next.ends_at, key=week.next.key)
     if closed:
         log.info("league week %s closed", week.key)
         pay_prizes(week_key=week.key)

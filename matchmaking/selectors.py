@@ -9,7 +9,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Deadline, Table
+from deadlines.models import Deadline
+from games.models import Table
+from matchmaking.kinds import POOL_FILL
 from overrides.statements import Prepared
 
 from .models import Pool, Ticket
@@ -96,7 +98,7 @@ def queue_state(*, user: User | None) -> QueueState:
     mine = next((i for i, t in enumerate(waiting) if t.pk == ticket.pk), 0)
     start = mine - mine % seats
     room = waiting[start : start + seats]
-    deadline = Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, key=pool.key).first()
+    deadline = Deadline.objects.filter(kind=POOL_FILL, key=pool.key).first()
     parked = deadline is not None and deadline.parked_at is not None
     fill_at = deadline.due_at if deadline is not None else None
     if fill_at is None and room:

@@ -21,12 +21,14 @@ from django.utils.translation import gettext as _
 from accounts.levels import level_for
 from accounts.models import User
 from accounts.services import lock_player
-from games.deadlines import handles, on_parked, set_deadline, still_due
+from deadlines.models import Deadline
+from deadlines.services import handles, on_parked, set_deadline, still_due
 from games.engine import PRESET_OPTIONS, Rules
 from games.errors import GameError
-from games.models import Deadline, Table
+from games.models import Table
 from games.services import online_table_create
 from games.services.online import Filler
+from matchmaking.kinds import POOL_FILL
 
 from . import live, pairing
 from .models import Pool, Ticket, pool_key
@@ -153,9 +155,9 @@ def pool_wave(*, pool: Pool, now: datetime, fill: bool = False) -> list[Table]:
     left = [w for w in queue if w.id not in seated]
     due = pairing.fill_due_at(left, seats, fill_timeout())
     if due is None:
-        Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, key=pool.key).delete()
+        Deadline.objects.filter(kind=POOL_FILL, key=pool.key).delete()
     else:
-        set_deadline(Deadline.Kind.POOL_FILL, due, key=pool.key)
+        set_deadline(POOL_FILL, due, key=pool.key)
     if tables:
         live.queue_changed(pool_ids=[pool.pk], user_ids=[by_id[i].user_id for i in seated])
     return tables
@@ -173,7 +175,7 @@ def _start(
     return table
 
 
-@handles(Deadline.Kind.POOL_FILL)
+@handles(POOL_FILL)
 def pool_fill(claimed: Deadline, now: datetime) -> bool:
     """The forming room waited long enough: complete it with simulated players."""
     with transaction.atomic():
@@ -187,7 +189,7 @@ def pool_fill(claimed: Deadline, now: datetime) -> bool:
         return bool(pool_wave(pool=pool, now=now, fill=True))
 
 
-@on_parked(Deadline.Kind.POOL_FILL)
+@on_parked(POOL_FILL)
 def pool_fill_parked(claimed: Deadline) -> None:
     """The fill failed too often: the waiting screens stop promising simulated players."""
     pool = Pool.objects.filter(key=claimed.key).first()

@@ -31,13 +31,15 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import lock_player
+from deadlines.models import Deadline
+from deadlines.services import handles, set_deadline, still_due
 from economy import numbers
 from economy.models import StakeSetting, StakeSit
 from games.constants import ONLINE_TURN_SECONDS
-from games.deadlines import handles, set_deadline, still_due
 from games.engine import Rules
 from games.errors import GameError
-from games.models import Deadline, Seat, SeatResult, Table
+from games.kinds import STAKE_FILL
+from games.models import Seat, SeatResult, Table
 from games.services.common import check_version, locked_table, table_changed
 from games.services.tables import start
 from games.signals import match_finished
@@ -69,7 +71,7 @@ def _open_table(user: User, rules: Rules, stake: int) -> Table:
     )
     Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(rules.players))
     set_deadline(
-        Deadline.Kind.STAKE_FILL,
+        STAKE_FILL,
         timezone.now() + timedelta(seconds=settings.STAKE_FILL_SECONDS),
         table=table,
         version=table.version,
@@ -126,7 +128,7 @@ def stake_table_sit(
         StakeSit.objects.create(token=token, user=user, table=table)
     table_changed(table)
     if not table.seats.filter(user=None).exists():
-        table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).delete()
+        table.deadlines.filter(kind=STAKE_FILL).delete()
         start(table)
     return table
 
@@ -162,7 +164,7 @@ def _cancel(table: Table) -> None:
     stakes_refund_all(table=table)
 
 
-@handles(Deadline.Kind.STAKE_FILL)
+@handles(STAKE_FILL)
 def stake_table_expire(claimed: Deadline, now: datetime) -> bool:
     """Nobody came in time: the table is cancelled and every stake refunded, once."""
     assert claimed.table_id is not None

@@ -10,7 +10,7 @@ when it only found the table through that row (``invitation_decline`` reads
 the invitation's table id without a lock, locks the table, then the
 invitation).  Two transactions taking the same rows in the same order never
 deadlock on PostgreSQL.  A deadline row is locked after its subject
-(``games.deadlines.still_due``), and nothing slow — a bot thinking — runs
+(``deadlines.services.still_due``), and nothing slow — a bot thinking — runs
 while any of these locks is held.
 """
 

@@ -3,7 +3,7 @@
 Every change happens under the table's row lock, checked by the engine, and is
 stored in the same transaction; viewers hear of it only after the commit.
 What happens next at a table — a bot's move, a turn's time running out, the
-next hand — is one deadline row (``games.deadlines``), replaced at every change
+next hand — is one deadline row (``deadlines.services``), replaced at every change
 and applied by the worker.  A bot (or the clock playing for someone) decides
 from the view at version v *before* the lock is taken, then applies its move
 only if the table is still at v; otherwise it decides again.
@@ -23,6 +23,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import handles, set_deadline, still_due
 from games import signals, store
 from games.constants import (
     ABANDONED_AFTER_HOURS,
@@ -33,11 +35,11 @@ from games.constants import (
     NEXT_HAND_DELAY,
     STAND_IN_BOT_LEVEL,
 )
-from games.deadlines import handles, set_deadline, still_due
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine.bots import make_bot
 from games.errors import GameError, illegal_move_message
-from games.models import Deadline, Hand, Seat, SeatResult, Table
+from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
+from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 from games.store import Writing
@@ -46,7 +48,7 @@ from overrides import statements
 from .common import check_version, locked_table, table_changed
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
-PLAY_KINDS = (Deadline.Kind.BOT_MOVE, Deadline.Kind.TURN_CLOCK, Deadline.Kind.NEXT_HAND)
+PLAY_KINDS = (BOT_MOVE, TURN_CLOCK, NEXT_HAND)
 Actor = StoredMove.Actor
 
 
@@ -62,15 +64,15 @@ def _next_action(
         return None
     current = match.round
     if current.over:
-        return Deadline.Kind.NEXT_HAND, now + timedelta(seconds=NEXT_HAND_DELAY)
+        return NEXT_HAND, now + timedelta(seconds=NEXT_HAND_DELAY)
     seat = seats[current.turn]
     forced = len(current.legal_moves()) == 1
     if seat.is_bot or seat.away:
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
-        return Deadline.Kind.BOT_MOVE, now + timedelta(seconds=random.uniform(low, high))
+        return BOT_MOVE, now + timedelta(seconds=random.uniform(low, high))
     if table.turn_seconds:
         seconds = FORCED_MOVE_SECONDS if forced else table.turn_seconds
-        return Deadline.Kind.TURN_CLOCK, now + timedelta(seconds=seconds)
+        return TURN_CLOCK, now + timedelta(seconds=seconds)
     return None
 
 

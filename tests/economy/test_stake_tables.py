@@ -23,15 +23,17 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from economy.audit import audit_ledger as audit
 from economy.errors import InsufficientCoins
 from economy.models import Account, Transfer
 from economy.services import escrow_of
 from economy.services.stake_tables import AlreadySeated, stake_table_leave, stake_table_sit
-from games.deadlines import run_due
 from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
-from games.models import Deadline, Hand, SeatResult, Table
+from games.kinds import STAKE_FILL
+from games.models import Hand, SeatResult, Table
 from games.records import load_match
 from tests.fixtures import manage_last_line, play_a_legal_move, version_of
 
@@ -84,7 +86,7 @@ def test_a_stake_table_takes_the_stake_as_you_sit_and_starts_when_full(
     table = stake_table_sit(user=anna, rules=DUEL, stake=100, token=token)
     assert balance(anna) == before - 100 and pot(table) == 100
     assert table.status == Table.Status.WAITING
-    assert table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).exists()
+    assert table.deadlines.filter(kind=STAKE_FILL).exists()
     # the same form again (a second click): the same table, nothing more paid
     assert stake_table_sit(user=anna, rules=DUEL, stake=100, token=token) == table
     with pytest.raises(AlreadySeated, match="already sitting") as another:  # another form
@@ -95,7 +97,7 @@ def test_a_stake_table_takes_the_stake_as_you_sit_and_starts_when_full(
     assert same == table
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING and pot(table) == 200
-    assert not table.deadlines.filter(kind=Deadline.Kind.STAKE_FILL).exists()
+    assert not table.deadlines.filter(kind=STAKE_FILL).exists()
     assert [s.user for s in table.seats.order_by("number")] == [anna, bruno]
     assert not table.seats.exclude(bot_level="").exists()  # people only
 
@@ -130,7 +132,7 @@ def test_a_table_that_does_not_fill_in_time_is_cancelled_and_refunded_exactly_on
     anna, bruno = rich("anna_c"), rich("bruno_c")
     table = stake_table_sit(user=anna, rules=PAIRS, stake=500)
     stake_table_sit(user=bruno, rules=PAIRS, stake=500)
-    due = table.deadlines.get(kind=Deadline.Kind.STAKE_FILL).due_at
+    due = table.deadlines.get(kind=STAKE_FILL).due_at
     assert run_due(now=due - timedelta(seconds=1)) == 0  # not before its time
     assert run_due(now=due + timedelta(seconds=1)) == 1
     assert run_due(now=due + timedelta(seconds=2)) == 0  # once
@@ -247,7 +249,7 @@ def test_the_leave_form_says_what_happened_to_this_player_at_this_table(
     assert "You are not sitting at this table." in leave(carla)  # never sat there
     assert "This game is over." in leave(anna)
     cancelled = stake_table_sit(user=carla, rules=DUEL, stake=100)
-    deadline = cancelled.deadlines.get(kind=Deadline.Kind.STAKE_FILL)
+    deadline = cancelled.deadlines.get(kind=STAKE_FILL)
     run_due(now=deadline.due_at + timedelta(seconds=1))
     with pytest.raises(GameError, match="cancelled: every stake went back"):
         stake_table_leave(table_id=cancelled.pk, user=carla, version=version_of(cancelled))
@@ -263,7 +265,7 @@ def test_a_refund_racing_the_last_player_sitting_never_both_starts_and_refunds(
         first, last = rich(f"first{attempt}"), rich(f"last{attempt}")
         rules = replace(PRESETS["duello"], target=50 * (attempt + 1))  # a new table each time
         table = stake_table_sit(user=first, rules=rules, stake=100)
-        claimed = table.deadlines.get(kind=Deadline.Kind.STAKE_FILL)
+        claimed = table.deadlines.get(kind=STAKE_FILL)
         Deadline.objects.filter(pk=claimed.pk).update(due_at=timezone.now())
         barrier = threading.Barrier(2)
 
@@ -313,7 +315,7 @@ from django.utils import timezone
 from accounts.models import User
 from economy.services.stake_tables import stake_table_sit
 from games.engine import PRESETS
-from games.models import Deadline
+from deadlines.models import Deadline
 user = User.objects.create_user("alone", password="x-alone-x")
 table = stake_table_sit(user=user, rules=PRESETS["duello"], stake=250)
 table.deadlines.filter(kind="stake_fill").update(due_at=timezone.now() + timedelta(seconds=2))

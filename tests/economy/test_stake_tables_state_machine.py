@@ -27,6 +27,8 @@ from hypothesis.stateful import (
 )
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from economy.audit import audit_ledger
 from economy.errors import InsufficientCoins
 from economy.models import Entry, Reason
@@ -39,11 +41,11 @@ from economy.services.stake_tables import (
     stake_table_sit,
 )
 from games import states
-from games.deadlines import run_due
 from games.engine import PRESETS
 from games.engine import round as round_module
 from games.errors import GameError
-from games.models import Deadline, SeatResult, Table
+from games.kinds import STAKE_FILL
+from games.models import SeatResult, Table
 from games.records import load_match
 from tests.fixtures import play_a_legal_move
 
@@ -168,7 +170,7 @@ class StakeTables(RuleBasedStateMachine):
     def nobody_comes_in_time(self, data: Any) -> None:
         waiting = [pk for pk, t in self.tables.items() if t.status == Table.Status.WAITING]
         table_id = data.draw(st.sampled_from(waiting))
-        deadline = Deadline.objects.get(table_id=table_id, kind=Deadline.Kind.STAKE_FILL)
+        deadline = Deadline.objects.get(table_id=table_id, kind=STAKE_FILL)
         assert stake_table_expire(deadline, deadline.due_at + timedelta(seconds=1))
         assert not stake_table_expire(deadline, deadline.due_at + timedelta(seconds=2))  # once
         model = self.tables[table_id]

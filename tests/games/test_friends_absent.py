@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import User
+from deadlines.services import run_due
 from games import services
-from games.deadlines import run_due
 from games.errors import GameError
 from games.models import Move, Seat, Table
 from games.records import load_match
@@ -67,7 +67,7 @@ def test_a_game_against_the_computer_left_for_hours_is_closed_by_the_worker(
 ) -> None:
     from django.utils import timezone
 
-    from games import worker
+    from deadlines import worker
     from games.constants import ABANDONED_AFTER_HOURS
     from games.selectors import my_games
 

@@ -9,9 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from deadlines.services import run_due
 from games import services
-from games.deadlines import run_due
-from games.models import Deadline, Seat, Table
+from games.kinds import NEXT_HAND
+from games.models import Seat, Table
 from games.records import load_match
 from games.selectors import table_view
 from tests.fixtures import play_a_legal_move, seat_user, version_of
@@ -55,7 +56,7 @@ def test_the_countdown_deals_the_next_hand_even_if_someone_is_still_reading(
         pytest.skip("the first hand ended the match")
     anna = seat_user(friends_table, 0)
     services.hand_next(table_id=friends_table.pk, user=anna, version=version_of(friends_table))
-    deadline = friends_table.deadlines.get(kind=Deadline.Kind.NEXT_HAND)
+    deadline = friends_table.deadlines.get(kind=NEXT_HAND)
     run_due(now=deadline.due_at + timedelta(seconds=1))
     assert _hands(friends_table) == 2
     assert timezone.now() < deadline.due_at  # it was the deadline's time, not ours

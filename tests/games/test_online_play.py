@@ -12,12 +12,14 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from games import services
 from games.constants import AWAY_AFTER_TIMEOUTS, FORCED_MOVE_SECONDS, ONLINE_TURN_SECONDS
-from games.deadlines import run_due
 from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
-from games.models import Deadline, Hand, Move, Seat, SeatResult, Table
+from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
+from games.models import Hand, Move, Seat, SeatResult, Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services.online import Filler
@@ -27,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 
 def turn_deadline(table: Table) -> Deadline | None:
-    return table.deadlines.filter(kind=Deadline.Kind.TURN_CLOCK).first()
+    return table.deadlines.filter(kind=TURN_CLOCK).first()
 
 
 def after(deadline: Deadline | None, seconds: float = 0.01) -> datetime:
@@ -130,7 +132,7 @@ def _time_out_until_away(table: Table, seat: int) -> None:
             return
         match = load_match(table)
         if match.round.over:
-            countdown = table.deadlines.filter(kind=Deadline.Kind.NEXT_HAND).first()
+            countdown = table.deadlines.filter(kind=NEXT_HAND).first()
             if Seat.objects.get(table=table, number=1 - seat).ready and countdown is not None:
                 run_due(now=after(countdown))  # the other side is ready: the countdown deals
             else:
@@ -163,7 +165,7 @@ def test_two_timeouts_in_a_row_mark_the_seat_away_and_a_bot_plays_it(duel: Table
             break
         if match.round.turn == seat:
             deadline = duel.deadlines.get()
-            assert deadline.kind == Deadline.Kind.BOT_MOVE
+            assert deadline.kind == BOT_MOVE
             run_due(now=after(deadline))
             assert Move.objects.filter(hand__table=duel).last().actor == Move.Actor.AWAY  # type: ignore[union-attr]
         else:

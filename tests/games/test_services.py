@@ -10,11 +10,14 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import deadlines, services
-from games.deadlines import run_due
+from deadlines import services as deadlines
+from deadlines.models import Deadline
+from deadlines.services import run_due
+from games import services
 from games.engine import PRESETS
 from games.errors import GameError
-from games.models import Deadline, Hand, Invitation, Move, Table
+from games.kinds import BOT_MOVE, NEXT_HAND
+from games.models import Hand, Invitation, Move, Table
 from games.records import load_match
 from games.services import play
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
@@ -251,7 +254,7 @@ def test_the_next_hand_is_dealt_on_request_or_by_the_clock(friends_table: Table)
         play_a_legal_move(friends_table, rng)
     friends_table.refresh_from_db()
     deadline = play_deadline(friends_table)  # the worker will deal it
-    assert deadline is not None and deadline.kind == Deadline.Kind.NEXT_HAND
+    assert deadline is not None and deadline.kind == NEXT_HAND
     hand = Hand.objects.get(table=friends_table, number=0)
     assert hand.reason in ("domino", "blocked")
     if load_match(friends_table).over:
@@ -318,7 +321,7 @@ def test_a_table_that_fails_on_the_clock_is_retried_later_without_stopping_the_o
     fine = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     now = timezone.now()
     for table in (broken, fine):  # whoever's turn it is, the worker looks at both now
-        deadlines.set_deadline(Deadline.Kind.BOT_MOVE, now, table=table)
+        deadlines.set_deadline(BOT_MOVE, now, table=table)
     real = play._plan
 
     def plan(table_id: int) -> play._Plan:

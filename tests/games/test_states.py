@@ -14,10 +14,11 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from games import consumers, services, states, store
-from games.deadlines import run_due
 from games.engine import round as engine_round
-from games.models import Deadline, Table
+from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of

@@ -16,9 +16,9 @@ from django.utils import timezone, translation
 from django.views.defaults import server_error
 
 from accounts.models import User
+from deadlines.services import run_due
 from games import services
 from games.bot_names import BOT_NAMES
-from games.deadlines import run_due
 from games.engine import ALL_TILES, Tile
 from games.models import Table
 from games.records import load_match

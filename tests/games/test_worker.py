@@ -18,8 +18,13 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import deadlines, services, worker
-from games.models import Deadline, Move, Table
+from deadlines import services as deadlines
+from deadlines import worker
+from deadlines.models import Deadline
+from deadlines.worker import HOUSEKEEPING
+from games import services
+from games.kinds import BOT_MOVE
+from games.models import Move, Table
 from games.records import load_match
 from tests.fixtures import DUELLO, PAIRS, manage_last_line
 
@@ -78,7 +83,7 @@ def test_two_workers_at_once_apply_each_due_deadline_exactly_once(
             Table.objects.filter(pk=table_id).update(version=F("version") + 1)
 
         worker.PERIODIC[key] = (timedelta(hours=1), job)
-        deadlines.set_deadline(Deadline.Kind.HOUSEKEEPING, now, key=key)
+        deadlines.set_deadline(HOUSEKEEPING, now, key=key)
     before = dict(Table.objects.values_list("pk", "version"))
 
     def drain() -> None:
@@ -90,7 +95,7 @@ def test_two_workers_at_once_apply_each_due_deadline_exactly_once(
     two_workers(drain)
     after = dict(Table.objects.values_list("pk", "version"))
     assert {pk: after[pk] - before[pk] for pk in before} == {pk: 1 for pk in before}
-    assert Deadline.objects.filter(kind=Deadline.Kind.HOUSEKEEPING).count() == 40
+    assert Deadline.objects.filter(kind=HOUSEKEEPING).count() == 40
 
 
 @postgres_only
@@ -106,7 +111,7 @@ def test_two_workers_holding_the_same_bot_deadlines_move_each_bot_once(
         tables.append(table)
     now = timezone.now()
     for table in tables:  # whoever is to move, the worker looks now
-        deadlines.set_deadline(Deadline.Kind.BOT_MOVE, now, table=table)
+        deadlines.set_deadline(BOT_MOVE, now, table=table)
     claimed = list(Deadline.objects.filter(table__in=tables))  # both workers hold all of them
     moves_before = {t.pk: Move.objects.filter(hand__table=t).count() for t in tables}
     bots_first = {t.pk for t in tables if load_match(t).round.turn != 0}
@@ -127,16 +132,16 @@ from datetime import timedelta
 from django.utils import timezone
 from accounts.models import User
 from games import services
-from games.deadlines import set_deadline
+from deadlines.services import set_deadline
 from games.engine import PRESETS
-from games.models import Deadline
+from games.kinds import BOT_MOVE
 from games.records import load_match
 user = User.objects.create_user("restart", password="x-restart-x")
 while True:  # a table where a bot opens
     table = services.table_create(host=user, mode="computer", rules=PRESETS["duello"])
     if load_match(table).round.turn != 0:
         break
-set_deadline(Deadline.Kind.BOT_MOVE, timezone.now() + timedelta(seconds=3), table=table)
+set_deadline(BOT_MOVE, timezone.now() + timedelta(seconds=3), table=table)
 """
 
 BOT_MOVES = "from games.models import Move; print(Move.objects.filter(actor='bot').count())"
@@ -183,5 +188,5 @@ def test_the_worker_prunes_unused_guests_by_itself(make_user: Callable[..., User
     assert deadlines.run_due(now=timezone.now() + timedelta(seconds=1)) >= 1
     assert not User.objects.filter(pk=old.pk).exists()
     assert User.objects.filter(pk=fresh.pk).exists()
-    again = Deadline.objects.get(kind=Deadline.Kind.HOUSEKEEPING, key="guests_prune")
+    again = Deadline.objects.get(kind=HOUSEKEEPING, key="guests_prune")
     assert again.due_at > timezone.now() + timedelta(minutes=50)  # it comes back by itself

@@ -14,12 +14,14 @@ from django.db import connections
 from django.test import Client
 
 from accounts.models import User
+from deadlines import services as deadlines
+from deadlines import worker
+from deadlines.models import Deadline
 from economy import numbers
 from economy.audit import audit_ledger
 from economy.models import Account, Reason, Transfer
-from games import deadlines, worker
-from games.models import Deadline
 from league import services
+from league.kinds import LEAGUE_WEEK
 from league.models import Entry, Finish, LeagueWeek, Member, Tier
 from league.weeks import Week
 
@@ -142,7 +144,7 @@ def test_closing_twice_closes_once(make_user: Callable[..., User], add_points: A
     assert deadlines.run_due(now=AFTER) == 0  # the next week is not due yet
     assert Finish.objects.count() == 1 and tier(winner) == Tier.SILVER
     assert Transfer.objects.filter(reason=Reason.LEAGUE).count() == 1
-    pending = Deadline.objects.get(kind=Deadline.Kind.LEAGUE_WEEK)
+    pending = Deadline.objects.get(kind=LEAGUE_WEEK)
     assert (pending.key, pending.due_at) == ("2026-W49", WEEK.next.ends_at)
 
 
@@ -169,7 +171,7 @@ def test_a_server_down_at_midnight_closes_the_missed_weeks_in_order_when_back(
     assert list(Finish.objects.filter(user=climber).values_list("tier", flat=True)) == [0, 1]
     # Week 50: a Gold player who did not play drops to Silver.
     assert tier(climber) == Tier.SILVER
-    assert Deadline.objects.get(kind=Deadline.Kind.LEAGUE_WEEK).key == "2026-W51"
+    assert Deadline.objects.get(kind=LEAGUE_WEEK).key == "2026-W51"
 
 
 def test_a_match_that_ends_after_its_week_closed_counts_in_the_next_week(
@@ -187,10 +189,10 @@ def test_the_worker_gives_the_league_its_first_deadline_when_it_starts(
     monkeypatch.setattr(worker, "PERIODIC", {"league": worker.PERIODIC["league"]})
     worker.ensure_periodic(DURING)
     deadlines.run_due(now=DURING)
-    pending = Deadline.objects.get(kind=Deadline.Kind.LEAGUE_WEEK)
+    pending = Deadline.objects.get(kind=LEAGUE_WEEK)
     assert (pending.key, pending.due_at) == (WEEK.key, WEEK.ends_at)
     services.ensure_week_deadline(now=DURING + timedelta(days=30))  # one is enough
-    assert Deadline.objects.filter(kind=Deadline.Kind.LEAGUE_WEEK).count() == 1
+    assert Deadline.objects.filter(kind=LEAGUE_WEEK).count() == 1
 
 
 @pytest.mark.postgres
@@ -230,7 +232,7 @@ def test_two_workers_at_once_close_the_week_exactly_once_on_postgresql(
     paid = [wallet(u) - before[u.pk] for u in players]
     assert paid == [*numbers.LEAGUE_PRIZES[Tier.BRONZE], 0, 0, 0, 0, 0]
     assert Transfer.objects.filter(reason=Reason.LEAGUE).count() == 3
-    assert Deadline.objects.filter(kind=Deadline.Kind.LEAGUE_WEEK).count() == 1
+    assert Deadline.objects.filter(kind=LEAGUE_WEEK).count() == 1
     assert audit_ledger().ok
 
 

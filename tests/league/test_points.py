@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from deadlines.services import run_due
 from economy import numbers
 from games import services
-from games.deadlines import run_due
 from games.engine import PRESETS
 from games.models import Table
 from games.records import load_match

@@ -73,7 +73,7 @@ def test_last_week_s_final_table_is_shown_once_the_week_closed(
     html = english.get("/league/").content.decode()
     assert "No week has closed yet" in html
     services.ensure_week_deadline(now=last.starts_at)
-    from games.deadlines import run_due
+    from deadlines.services import run_due
 
     assert run_due(now=last.ends_at) == 1
     english.force_login(other)
@@ -107,7 +107,7 @@ def test_the_profile_shows_the_player_s_best_finishes(
     add_points(champ, 100, week.starts_at + timedelta(hours=1))
     add_points(champ, 100, week.next.starts_at + timedelta(hours=1))
     services.ensure_week_deadline(now=week.starts_at)
-    from games.deadlines import run_due
+    from deadlines.services import run_due
 
     run_due(now=week.next.ends_at)
     run_due(now=week.next.ends_at)

@@ -12,10 +12,12 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from games.deadlines import run_due
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from games.engine import PRESETS
 from games.engine.rules import TARGETS
-from games.models import Deadline, Seat, Table
+from games.models import Seat, Table
+from matchmaking.kinds import POOL_FILL
 from matchmaking.models import Ticket
 from matchmaking.services import pool_fill, queue_join, queue_leave
 from tests.fixtures import race, signed_in
@@ -66,7 +68,7 @@ def test_two_workers_applying_one_fill_deadline_fill_the_room_once(
     first = queue_join(user=make_user("anna"), rules=PAIRS)
     queue_join(user=make_user("bruno"), rules=PAIRS)
     now = first.joined_at + timedelta(seconds=21)
-    claimed = Deadline.objects.get(kind=Deadline.Kind.POOL_FILL)  # both hold the same row
+    claimed = Deadline.objects.get(kind=POOL_FILL)  # both hold the same row
 
     done = at_once([lambda: pool_fill(claimed, now), lambda: pool_fill(claimed, now)])
     assert sorted(done) == [False, True]
@@ -102,7 +104,7 @@ def test_two_workers_sweeping_many_due_fills_start_one_table_per_room(
 
 def claim_due_left(now: Any) -> bool:
     """Pool fills still pending (the bots' own deadlines may keep coming)."""
-    return Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, due_at__lte=now).exists()
+    return Deadline.objects.filter(kind=POOL_FILL, due_at__lte=now).exists()
 
 
 def test_one_player_joining_two_pools_at_once_waits_in_one_of_them(

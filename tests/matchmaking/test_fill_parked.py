@@ -15,11 +15,13 @@ from django.db import connections
 from django.test import Client
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import PARK_AFTER, run_due
 from domino_site.asgi import application
-from games.deadlines import PARK_AFTER, run_due
 from games.engine import PRESETS
-from games.models import Deadline, Table
+from games.models import Table
 from matchmaking import services
+from matchmaking.kinds import POOL_FILL
 from matchmaking.models import pool_key
 from matchmaking.services import queue_join, queue_leave
 
@@ -43,7 +45,7 @@ def broken_fill(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def fill_deadline() -> Deadline:
-    return Deadline.objects.get(kind=Deadline.Kind.POOL_FILL, key=pool_key(PAIRS))
+    return Deadline.objects.get(kind=POOL_FILL, key=pool_key(PAIRS))
 
 
 def fail_the_fill(*, times: int) -> datetime:

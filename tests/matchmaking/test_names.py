@@ -13,7 +13,7 @@ import pytest
 from accounts.models import User
 from accounts.services import username_check
 from accounts.usernames import username_key
-from games.deadlines import run_due
+from deadlines.services import run_due
 from games.engine import PRESETS
 from games.models import Table
 from matchmaking import names

@@ -14,10 +14,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games.deadlines import run_due
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from games.engine import PRESETS
 from games.errors import GameError
-from games.models import Deadline, Seat, Table
+from games.models import Seat, Table
+from matchmaking.kinds import POOL_FILL
 from matchmaking.models import Pool, Ticket, pool_key
 from matchmaking.names import base_names
 from matchmaking.services import online_table_in_play, queue_join, queue_leave
@@ -36,7 +38,7 @@ def people(make_user: Callable[..., User]) -> list[User]:
 
 
 def fill_deadline(rules: object = PAIRS) -> Deadline | None:
-    return Deadline.objects.filter(kind=Deadline.Kind.POOL_FILL, key=pool_key(rules)).first()  # type: ignore[arg-type]
+    return Deadline.objects.filter(kind=POOL_FILL, key=pool_key(rules)).first()  # type: ignore[arg-type]
 
 
 def test_two_players_choosing_the_same_settings_are_seated_together_at_once(

@@ -13,9 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from deadlines.services import run_due, set_deadline
 from games import services
-from games.deadlines import run_due, set_deadline
-from games.models import Deadline, Move, Table
+from games.kinds import BOT_MOVE
+from games.models import Move, Table
 from games.records import load_match
 from games.selectors import table_view
 from tests.fixtures import DUELLO, play_a_legal_move, seat_user, version_of
@@ -149,7 +150,7 @@ def test_a_bots_move_locks_its_table_without_reading_it_again(make_user: Any) ->
             break
     table_view(table=table.pk, user=host)  # the state at this version is held
     version, now = version_of(table), timezone.now()
-    set_deadline(Deadline.Kind.BOT_MOVE, now, table=table)
+    set_deadline(BOT_MOVE, now, table=table)
     with CaptureQueriesContext(connection) as queries:
         assert run_due(now=now + timedelta(seconds=1)) == 1
     sql = [q["sql"] for q in queries.captured_queries]

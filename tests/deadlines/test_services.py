@@ -10,12 +10,14 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
-from games import deadlines, worker
-from games.deadlines import PARK_AFTER, claim_due, run_due, set_deadline
-from games.models import Deadline
+from deadlines import services as deadlines
+from deadlines import worker
+from deadlines.models import Deadline
+from deadlines.services import PARK_AFTER, claim_due, run_due, set_deadline
+from deadlines.worker import HOUSEKEEPING
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +38,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[datetime]]:
 
 
 def row() -> Deadline:
-    return Deadline.objects.get(kind=Deadline.Kind.HOUSEKEEPING, key=KEY)
+    return Deadline.objects.get(kind=HOUSEKEEPING, key=KEY)
 
 
 def fail_until_parked(start: datetime) -> datetime:
@@ -54,7 +56,7 @@ def test_a_failing_deadline_is_retried_later_and_later_then_parked_and_logged_on
     calls: list[datetime], caplog: pytest.LogCaptureFixture
 ) -> None:
     start = timezone.now()
-    set_deadline(Deadline.Kind.HOUSEKEEPING, start, key=KEY)
+    set_deadline(HOUSEKEEPING, start, key=KEY)
     with caplog.at_level(logging.WARNING, logger="games"):
         parked_at = fail_until_parked(start)
     gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(calls)]
@@ -76,9 +78,9 @@ def test_a_failing_deadline_is_retried_later_and_later_then_parked_and_logged_on
 
 def test_setting_the_deadline_again_unparks_it_with_a_fresh_count(calls: list[datetime]) -> None:
     start = timezone.now()
-    set_deadline(Deadline.Kind.HOUSEKEEPING, start, key=KEY)
+    set_deadline(HOUSEKEEPING, start, key=KEY)
     parked_at = fail_until_parked(start)
-    set_deadline(Deadline.Kind.HOUSEKEEPING, parked_at, key=KEY)  # the subject moved on
+    set_deadline(HOUSEKEEPING, parked_at, key=KEY)  # the subject moved on
     fresh = row()
     assert (fresh.parked_at, fresh.attempts) == (None, 0)
     assert [d.pk for d in claim_due(now=parked_at)] == [fresh.pk]
@@ -90,7 +92,7 @@ def test_a_deadline_that_succeeds_after_failures_starts_afresh(
     calls: list[datetime], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     start = timezone.now()
-    set_deadline(Deadline.Kind.HOUSEKEEPING, start, key=KEY)
+    set_deadline(HOUSEKEEPING, start, key=KEY)
     run_due(now=start)
     run_due(now=row().due_at)
     assert row().attempts == 2
@@ -116,19 +118,38 @@ def test_an_operator_finds_the_parked_deadlines_and_retries_them(
     calls: list[datetime], make_user: Callable[..., User]
 ) -> None:
     start = timezone.now()
-    set_deadline(Deadline.Kind.HOUSEKEEPING, start, key=KEY)
-    set_deadline(Deadline.Kind.HOUSEKEEPING, start + timedelta(days=1), key="test-fine-job")
+    set_deadline(HOUSEKEEPING, start, key=KEY)
+    set_deadline(HOUSEKEEPING, start + timedelta(days=1), key="test-fine-job")
     fail_until_parked(start)
     operator = make_user("operator")
     operator.is_staff = operator.is_superuser = True
     operator.save()
     client = Client()
     client.force_login(operator)
-    page = client.get("/admin/games/deadline/?parked_at__isempty=0").content.decode()
+    page = client.get("/admin/deadlines/deadline/?parked_at__isempty=0").content.decode()
     assert KEY in page and "test-fine-job" not in page
     response = client.post(
-        "/admin/games/deadline/", {"action": "retry", "_selected_action": [row().pk]}
+        "/admin/deadlines/deadline/", {"action": "retry", "_selected_action": [row().pk]}
     )
     assert response.status_code == 302
     assert (row().parked_at, row().attempts) == (None, 0)
     assert [d.key for d in claim_due(now=row().due_at)] == [KEY]
+
+
+def test_a_kind_no_app_registered_is_refused_before_any_row_is_written() -> None:
+    with pytest.raises(ValueError, match="unknown deadline kind"):
+        set_deadline("not_a_kind", timezone.now(), key="anything")
+    assert not Deadline.objects.filter(kind="not_a_kind").exists()
+
+
+def test_each_app_registers_its_own_kinds_and_the_operator_reads_their_names() -> None:
+    from games.kinds import BOT_MOVE
+    from league.kinds import LEAGUE_WEEK
+    from matchmaking.kinds import POOL_FILL
+
+    with translation.override("en"):
+        assert deadlines.label_of(BOT_MOVE) == "a computer player's move"
+        assert deadlines.label_of(POOL_FILL) == "filling a room with simulated players"
+        assert deadlines.label_of(LEAGUE_WEEK) == "closing the league's week"
+    with pytest.raises(ValueError, match="registered twice"):
+        deadlines.kind(BOT_MOVE, "something else")

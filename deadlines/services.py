@@ -33,8 +33,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 
-from games.models import Deadline, Table
+from deadlines.models import Deadline
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +50,22 @@ PARK_AFTER = 8
 
 Handler = Callable[[Deadline, datetime], bool]
 ParkedHook = Callable[[Deadline], None]
+_labels: dict[str, str | Promise] = {}
 _handlers: dict[str, Handler] = {}
 _parked_hooks: dict[str, ParkedHook] = {}
+
+
+def kind(name: str, label: str | Promise) -> str:
+    """Register a kind of deadline an app owns, with what an operator reads for it;
+    returns ``name`` (the app keeps it as its constant)."""
+    if _labels.get(name, label) != label:
+        raise ValueError(f"deadline kind {name!r} is registered twice")
+    _labels[name] = label
+    return name
+
+
+def label_of(name: str) -> str:
+    return str(_labels.get(name, name))
 
 
 def handles(*kinds: str) -> Callable[[Handler], Handler]:
@@ -83,13 +98,17 @@ def set_deadline(
     kind: str,
     due_at: datetime,
     *,
-    table: Table | None = None,
+    table: Any = None,
     key: str = "",
     version: int | None = None,
 ) -> None:
     """Create or move the one deadline of ``kind`` for this subject (call under its lock).
 
-    It starts afresh: no failures counted, not parked."""
+    It starts afresh: no failures counted, not parked.  ``table``: a ``games.Table``."""
+    if kind not in _labels:
+        raise ValueError(
+            f"unknown deadline kind {kind!r}: register it with deadlines.services.kind"
+        )
     subject: dict[str, Any] = {"table": table} if table is not None else {"key": key}
     fields = {
         "due_at": due_at,

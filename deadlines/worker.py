@@ -2,7 +2,7 @@
 
 It runs as ``manage.py run_worker`` (one or more processes, for the scale-out
 set-up on PostgreSQL + Redis) and, for the embedded default, inside each daphne
-process (``games.clock``) so that ``make run`` stays one command.  On SQLite run
+process (``deadlines.clock``) so that ``make run`` stays one command.  On SQLite run
 one worker at a time: the database has a single writer anyway.
 """
 
@@ -16,11 +16,16 @@ from datetime import datetime, timedelta
 
 from django.db import close_old_connections, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from games.deadlines import handles, run_due, set_deadline, still_due
-from games.models import Deadline
+from deadlines.models import Deadline
+from deadlines.services import handles, kind, run_due, set_deadline, still_due
 
 log = logging.getLogger(__name__)
+
+#: How often a worker looks for due deadlines.
+TICK = 0.2
+HOUSEKEEPING = kind("housekeeping", _("housekeeping"))
 
 #: Jobs that come back by themselves: key -> (every, what to run with ``now``).
 PERIODIC: dict[str, tuple[timedelta, Callable[[datetime], object]]] = {}
@@ -39,12 +44,10 @@ def every(key: str, interval: timedelta) -> Callable[[Callable[[datetime], objec
 def ensure_periodic(now: datetime) -> None:
     """Give every housekeeping job a deadline row if it has none (a first start)."""
     for key in PERIODIC:
-        Deadline.objects.get_or_create(
-            kind=Deadline.Kind.HOUSEKEEPING, key=key, defaults={"due_at": now}
-        )
+        Deadline.objects.get_or_create(kind=HOUSEKEEPING, key=key, defaults={"due_at": now})
 
 
-@handles(Deadline.Kind.HOUSEKEEPING)
+@handles(HOUSEKEEPING)
 def run_housekeeping(claimed: Deadline, now: datetime) -> bool:
     interval, job = PERIODIC.get(claimed.key, (None, None))
     with transaction.atomic():
@@ -55,7 +58,7 @@ def run_housekeeping(claimed: Deadline, now: datetime) -> bool:
             deadline.delete()  # a job that no longer exists
             return False
         job(now)
-        set_deadline(Deadline.Kind.HOUSEKEEPING, now + interval, key=claimed.key)
+        set_deadline(HOUSEKEEPING, now + interval, key=claimed.key)
     return True
 
 

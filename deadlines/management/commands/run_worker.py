@@ -8,15 +8,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.constants import CLOCK_TICK
-from games.worker import run_forever
+from deadlines.worker import TICK, run_forever
 
 
 class Command(BaseCommand):
     help = "Apply due deadlines (bots' moves, turn clocks, next hands, fills) until stopped."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tick", type=float, default=CLOCK_TICK, help="seconds between passes")
+        parser.add_argument("--tick", type=float, default=TICK, help="seconds between passes")
 
     def handle(self, *args: Any, **options: Any) -> None:
         stop = threading.Event()

@@ -17,13 +17,12 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from games.constants import CLOCK_TICK
-from games.worker import ensure_periodic, step
+from deadlines.worker import TICK, ensure_periodic, step
 
 log = logging.getLogger(__name__)
 
 
-async def run_clock(tick: float = CLOCK_TICK) -> None:
+async def run_clock(tick: float = TICK) -> None:
     """Forever: apply every due deadline, then wait a tick."""
     await sync_to_async(ensure_periodic, thread_sensitive=False)(timezone.now())
     while True:

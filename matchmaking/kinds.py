@@ -1,0 +1,7 @@
+"""The kind of deadline matchmaking owns (``deadlines.services.kind``)."""
+
+from django.utils.translation import gettext_lazy as _
+
+from deadlines.services import kind
+
+POOL_FILL = kind("pool_fill", _("filling a room with simulated players"))

@@ -1,0 +1,3 @@
+"""Django fixtures for the site tests."""
+
+from tests.fixtures import *  # noqa: F403
