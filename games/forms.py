@@ -89,7 +89,7 @@ class TableForm(forms.Form):
         size = source.get("hand_size")
         if size not in {str(n) for n in sizes}:
             size = str(defaults.hand_size if defaults.hand_size in sizes else sizes[-1])
-        players = int(seating.rstrip("p")) if seating.rstrip("p").isdigit() else 0
+        players = int(seating.rstrip("p")) if seating.rstrip("p").isdecimal() else 0
         if players * int(size) == len(ALL_TILES):  # 4 × 7: every tile dealt, nothing to draw
             first = "yes" if options.draw_choices[0] else "no"
             self._field("draw").choices = [(first, _("pass: no boneyard with these settings"))]
