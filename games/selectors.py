@@ -201,6 +201,18 @@ class TableView(NamedTuple):
         return self.result is not None
 
     @property
+    def pot(self) -> int:
+        """The coins in a stake table's pot: every person seated paid the stake as they
+        sat, and the pot stays whole until the match's end (0 at other tables, and at
+        a cancelled one, whose stakes went back)."""
+        stake = self.table.stake
+        if not stake or self.table.status == Table.Status.CANCELLED:
+            return 0
+        if self.waiting:
+            return stake * sum(not s.is_free for s in self.seats)
+        return stake * self.rules.players
+
+    @property
     def move_ends(self) -> tuple[int, int] | None:
         """The line's ends, as the hand's end buttons show them (only on this player's turn)."""
         return self.player.ends if self.your_turn and self.player else None
