@@ -132,6 +132,18 @@ class TableForm(forms.Form):
         return data
 
     @staticmethod
+    def fields_of(rules: Rules) -> tuple[tuple[str, str], ...]:
+        """The form's table settings that ``rules_from`` reads back as ``rules``: a
+        button that asks for another table like this one sends them."""
+        return (
+            ("preset", rules.preset),
+            ("seating", _seating_value(rules.players, rules.partnerships)),
+            ("hand_size", str(rules.hand_size)),
+            ("draw", "yes" if rules.draw else "no"),
+            ("target", SINGLE if rules.target is None else str(rules.target)),
+        )
+
+    @staticmethod
     def rules_from(data: dict[str, Any]) -> Rules:
         seating = data["seating"]
         target = data["target"]

@@ -11,6 +11,7 @@ frame builds a few dozen of them for every viewer at every version.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,10 +24,14 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
+from games.payouts import Payout
 from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
 from overrides.statements import Prepared
+
+#: The namespace of the "another table at this stake" tokens (``TableView.sit_again_token``).
+_SIT_AGAIN = uuid.UUID("7b0f5d0e-6c1a-4d4e-9a51-3d2f0c6b8e21")
 
 _POSITIONS = {
     2: ("bottom", "top"),
@@ -172,6 +177,7 @@ class TableView(NamedTuple):
     last_move: LastMove | None = None
     you_are_away: bool = False
     you_are_ready: bool = False
+    payouts: tuple[Payout, ...] = ()  # what the table paid this viewer, once it is over
 
     @property
     def playing(self) -> bool:
@@ -211,6 +217,16 @@ class TableView(NamedTuple):
         if self.waiting:
             return stake * sum(not s.is_free for s in self.seats)
         return stake * self.rules.players
+
+    @property
+    def sit_again_token(self) -> str:
+        """The stake sit form's token for "another table at this stake" from this table:
+        the same for this player on every frame and every click, so the button seats
+        them once (``StakeSit``), however often it is pressed."""
+        seat = next((s for s in self.seats if s.is_you), None)
+        if seat is None or seat.user_id is None:
+            return ""
+        return str(uuid.uuid5(_SIT_AGAIN, f"{self.table.code}:{seat.user_id}"))
 
     @property
     def move_ends(self) -> tuple[int, int] | None:
@@ -351,6 +367,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         last_move=last,
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),
+        payouts=state.payouts.get(user.pk, ()) if user is not None else (),
     )
 
 

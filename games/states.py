@@ -20,13 +20,14 @@ import dataclasses
 import functools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
 
 from games.engine import Match, Round, Rules, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
+from games.payouts import Payout, payouts_of
 from games.records import load_match
 
 #: Tables whose latest state a process keeps (the least recently used go first).
@@ -44,6 +45,8 @@ class TableState:
     actors: tuple[str, ...]  # who made each move of the current hand (Move.Actor)
     invitations: tuple[str, ...]  # names with a pending invitation, while waiting
     deadlines: dict[str, datetime]
+    # once the table is over: what it paid each player, by user id (games.payouts)
+    payouts: dict[int, tuple[Payout, ...]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -293,4 +296,5 @@ def _read(table: Table, known: TableState | None) -> TableState:
         if table.status in (Table.Status.PLAYING, Table.Status.WAITING)
         else {}
     )
-    return TableState(table, seats, hands, tuple(rounds), actors, invitations, deadlines)
+    payouts = payouts_of(table)  # nothing to read while the table is not over
+    return TableState(table, seats, hands, tuple(rounds), actors, invitations, deadlines, payouts)

@@ -15,6 +15,8 @@ from django.db.models import Count, F, Max, Sum
 from django.utils import timezone
 
 from economy import numbers
+from games.models import Table
+from games.payouts import Payout
 
 from . import rules
 from .models import Entry, Finish, LeagueWeek, Member, Tier
@@ -83,6 +85,18 @@ def visible_rows(rows: list[Row], *, viewer_id: int | None) -> list[Row | None]:
                 shown.append(None)
             shown.append(row)
     return shown
+
+
+def table_points(table: Table) -> list[tuple[int, Payout]]:
+    """The league points a finished match wrote, per person (for its end screen)."""
+    if table.mode != Table.Mode.ONLINE:
+        return []  # only online matches count
+    return [
+        (user_id, Payout("league", points, halved=halved))
+        for user_id, points, halved in Entry.objects.filter(table=table, points__gt=0)
+        .order_by("user_id")
+        .values_list("user_id", "points", "halved")
+    ]
 
 
 def last_closed_week() -> LeagueWeek | None:
