@@ -260,3 +260,17 @@ def test_the_end_screen_speaks_italian(make_user: Callable[..., User]) -> None:
     html = client.get(f"/t/{table.code}/").content.decode()
     assert "Hai vinto 200 monete dal piatto." in html
     assert "Posta <strong>100</strong> · piatto <strong>200</strong>" in html
+
+
+def test_the_header_shows_a_signed_in_players_coins_and_nothing_to_guests(
+    make_user: Callable[..., User], client: Client
+) -> None:
+    anna = rich(make_user, "anna", 1234)
+    html = signed_in(anna).get("/").content.decode()
+    assert re.search(r'id="header-coins"[^>]*>1234 coins</a>', html)
+    guest = make_user("guest", guest=True)
+    client.force_login(guest)
+    client.cookies["django_language"] = "en"
+    as_guest = client.get("/").content.decode()
+    assert 'id="header-coins"' not in as_guest and "Save your account" in as_guest
+    assert 'id="header-coins"' not in Client().get("/").content.decode()  # a visitor
