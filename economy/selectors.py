@@ -1,4 +1,5 @@
-"""Reads on coins: balances, the last transfers, active boosters, the numbers."""
+"""Reads on coins: balances, the last transfers, active boosters, what a table paid,
+the numbers."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from economy import numbers
-from economy.models import Account, Entry, Purchase, Transfer
+from economy.models import Account, Entry, Purchase, Reason, Transfer, XpAward
 from economy.services.grants import bonus_day, daily_key
-from economy.services.rewards import base_reward
+from economy.services.rewards import base_reward, seating_of
 from economy.services.shop import PRODUCTS, Product
+from games.models import SeatResult, Table
+from games.payouts import Payout
+from overrides.statements import Prepared
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -21,9 +25,15 @@ if TYPE_CHECKING:
 SEATINGS = ("2", "3", "4", "pairs")
 
 
+_wallets = Prepared(
+    lambda user_id: Account.objects.filter(kind=Account.Kind.WALLET, user_id=user_id)
+)
+
+
 def balance_of(*, user: User) -> int:
-    """The player's coins (0 before their wallet opens)."""
-    wallet = Account.objects.filter(kind=Account.Kind.WALLET, user=user).first()
+    """The player's coins (0 before their wallet opens): a prepared read, as every
+    page's header shows them."""
+    wallet = _wallets.first(user.pk)
     return wallet.balance if wallet else 0
 
 
@@ -95,3 +105,53 @@ def reward_rows() -> list[RewardRow]:
 
 def products() -> list[Product]:
     return list(PRODUCTS.values())
+
+
+def table_payouts(table: Table) -> list[tuple[int, Payout]]:
+    """What a finished or cancelled table paid each person, from the ledger and the XP
+    records written at its end: (user id, payout), the pot or the refunds first, then
+    coins, then XP.  A booster's share is the recorded amount above the rank's reward
+    (``base_reward``, the same numbers that paid it)."""
+    if table.mode not in numbers.REWARDED_MODES and not table.stake:
+        return []  # against the computer: nothing paid, nothing to read
+    ranks = dict(
+        SeatResult.objects.filter(table=table, user__isnull=False).values_list("user_id", "rank")
+    )
+    found: list[tuple[int, Payout]] = []
+    if table.stake:  # the pot's shares and the stakes given back: the escrow's other legs
+        back: dict[int, int] = {}
+        for user_id, reason, amount in (
+            Entry.objects.filter(
+                account__kind=Account.Kind.WALLET,
+                amount__gt=0,
+                transfer__reason__in=(Reason.POT, Reason.REFUND),
+                transfer__entries__account__table=table,
+            )
+            .order_by("transfer_id")
+            .values_list("account__user_id", "transfer__reason", "amount")
+        ):
+            if reason == Reason.POT:
+                found.append((user_id, Payout("pot", amount)))
+            else:
+                back[user_id] = back.get(user_id, 0) + amount
+        found += [(user_id, Payout("refund", coins)) for user_id, coins in back.items()]
+    if not ranks:
+        return found
+    seating = seating_of(table)
+
+    def base(user_id: int, part: int) -> int:
+        return base_reward(mode=table.mode, seating=seating, rank=ranks.get(user_id, 0))[part]
+
+    rewards = Entry.objects.filter(
+        account__kind=Account.Kind.WALLET,
+        transfer__key__in=[f"reward:{table.pk}:{user_id}" for user_id in ranks],
+    ).values_list("account__user_id", "amount", "transfer__boosted")
+    for user_id, amount, boosted in rewards:
+        share = max(0, amount - base(user_id, 0)) if boosted else 0
+        found.append((user_id, Payout("coins", amount, booster=share)))
+    for user_id, amount, boosted in XpAward.objects.filter(table=table).values_list(
+        "user_id", "amount", "boosted"
+    ):
+        share = max(0, amount - base(user_id, 1)) if boosted else 0
+        found.append((user_id, Payout("xp", amount, booster=share)))
+    return found

@@ -2,8 +2,9 @@
 
 The starting grant follows the account: whenever a registered player is saved
 without one (a sign-up, a guest claiming their account), it is paid.  Match
-rewards follow ``games.signals.match_finished``.  Signals, so neither accounts
-nor games need know about coins."""
+rewards follow ``games.signals.match_finished``; what a table paid each player is
+read for its end screen through ``games.payouts``.  Signals and registries, so
+neither accounts nor games need know about coins."""
 
 from __future__ import annotations
 
@@ -14,9 +15,13 @@ from django.dispatch import receiver
 
 from accounts.models import User
 from games.models import Table
+from games.payouts import reports
 from games.signals import match_finished
 
+from .selectors import table_payouts
 from .services import grant_signup, pay_match_rewards
+
+reports(table_payouts)  # the end screen's coins and XP, from the ledger
 
 
 @receiver(post_save, sender=User, dispatch_uid="economy_grant_on_claim")

@@ -10,8 +10,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.guests import viewer
 from economy import numbers
@@ -61,14 +63,25 @@ def stakes(request: HttpRequest) -> HttpResponse:
     return render(request, "economy/stakes.html", _context(request, StakeForm()))
 
 
+def _go(request: HttpRequest, name: str, *args: str) -> HttpResponse:
+    """To the page, whether a plain form or htmx asked (the table's "another table at
+    this stake" button posts with htmx: the whole page goes, not a fragment)."""
+    url = reverse(name, args=args)
+    return HttpResponseClientRedirect(url) if getattr(request, "htmx", False) else redirect(url)
+
+
 @require_POST
 def stake_sit(request: HttpRequest) -> HttpResponse:
+    """The stake tables' form, and the table's "another table at this stake" button."""
     user = viewer(request)
     form = StakeForm(request.POST)
     if user is None or user.is_guest:
         messages.info(request, _("Stake tables need your own account: save it in one step."))
-        return redirect("accounts:claim")
+        return _go(request, "accounts:claim")
     if not form.is_valid():
+        if getattr(request, "htmx", False):  # a button's settings: the form says what is wrong
+            messages.error(request, _("Choose the table's settings again."))
+            return _go(request, "economy:stakes")
         return render(request, "economy/stakes.html", _context(request, form), status=400)
     try:
         table = stake_table_sit(
@@ -79,11 +92,11 @@ def stake_sit(request: HttpRequest) -> HttpResponse:
         )
     except AlreadySeated as error:
         messages.info(request, error.message)
-        return redirect("table", code=error.table.code)
+        return _go(request, "table", error.table.code)
     except GameError as error:
         messages.error(request, error.message)
-        return redirect("economy:stakes")
-    return redirect("table", code=table.code)
+        return _go(request, "economy:stakes")
+    return _go(request, "table", table.code)
 
 
 @require_POST

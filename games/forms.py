@@ -89,7 +89,7 @@ class TableForm(forms.Form):
         size = source.get("hand_size")
         if size not in {str(n) for n in sizes}:
             size = str(defaults.hand_size if defaults.hand_size in sizes else sizes[-1])
-        players = int(seating.rstrip("p")) if seating.rstrip("p").isdigit() else 0
+        players = int(seating.rstrip("p")) if seating.rstrip("p").isdecimal() else 0
         if players * int(size) == len(ALL_TILES):  # 4 × 7: every tile dealt, nothing to draw
             first = "yes" if options.draw_choices[0] else "no"
             self._field("draw").choices = [(first, _("pass: no boneyard with these settings"))]
@@ -130,6 +130,18 @@ class TableForm(forms.Form):
         if data.get("mode") != Table.Mode.FRIENDS:
             data["turn_clock"] = None  # only friends' tables may have one
         return data
+
+    @staticmethod
+    def fields_of(rules: Rules) -> tuple[tuple[str, str], ...]:
+        """The form's table settings that ``rules_from`` reads back as ``rules``: a
+        button that asks for another table like this one sends them."""
+        return (
+            ("preset", rules.preset),
+            ("seating", _seating_value(rules.players, rules.partnerships)),
+            ("hand_size", str(rules.hand_size)),
+            ("draw", "yes" if rules.draw else "no"),
+            ("target", SINGLE if rules.target is None else str(rules.target)),
+        )
 
     @staticmethod
     def rules_from(data: dict[str, Any]) -> Rules:

@@ -11,6 +11,7 @@ frame builds a few dozen of them for every viewer at every version.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,10 +25,14 @@ from accounts.models import User
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.models import Hand, Invitation, Move, Seat, Table
+from games.payouts import Payout
 from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
 from overrides.statements import Prepared
+
+#: The namespace of the "another table at this stake" tokens (``TableView.sit_again_token``).
+_SIT_AGAIN = uuid.UUID("7b0f5d0e-6c1a-4d4e-9a51-3d2f0c6b8e21")
 
 _POSITIONS = {
     2: ("bottom", "top"),
@@ -173,6 +178,7 @@ class TableView(NamedTuple):
     last_move: LastMove | None = None
     you_are_away: bool = False
     you_are_ready: bool = False
+    payouts: tuple[Payout, ...] = ()  # what the table paid this viewer, once it is over
 
     @property
     def playing(self) -> bool:
@@ -200,6 +206,28 @@ class TableView(NamedTuple):
     @property
     def hand_over(self) -> bool:
         return self.result is not None
+
+    @property
+    def pot(self) -> int:
+        """The coins in a stake table's pot: every person seated paid the stake as they
+        sat, and the pot stays whole until the match's end (0 at other tables, and at
+        a cancelled one, whose stakes went back)."""
+        stake = self.table.stake
+        if not stake or self.table.status == Table.Status.CANCELLED:
+            return 0
+        if self.waiting:
+            return stake * sum(not s.is_free for s in self.seats)
+        return stake * self.rules.players
+
+    @property
+    def sit_again_token(self) -> str:
+        """The stake sit form's token for "another table at this stake" from this table:
+        the same for this player on every frame and every click, so the button seats
+        them once (``StakeSit``), however often it is pressed."""
+        seat = next((s for s in self.seats if s.is_you), None)
+        if seat is None or seat.user_id is None:
+            return ""
+        return str(uuid.uuid5(_SIT_AGAIN, f"{self.table.code}:{seat.user_id}"))
 
     @property
     def move_ends(self) -> tuple[int, int] | None:
@@ -340,6 +368,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         last_move=last,
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),
+        payouts=state.payouts.get(user.pk, ()) if user is not None else (),
     )
 
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
 
 from games.engine import Match, Round, Rules, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
+from games.payouts import Payout, payouts_of
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -41,6 +42,8 @@ class TableState:
     actors: tuple[str, ...]  # who made each move of the current hand (Move.Actor)
     invitations: tuple[str, ...]  # names with a pending invitation, while waiting
     deadlines: dict[str, datetime]
+    # once the table is over: what it paid each player, by user id (games.payouts)
+    payouts: dict[int, tuple[Payout, ...]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -162,4 +165,5 @@ def _read(table: Table, known: TableState | None) -> TableState:
         if table.status in (Table.Status.PLAYING, Table.Status.WAITING)
         else {}
     )
-    return TableState(table, seats, hands, tuple(rounds), actors, invitations, deadlines)
+    payouts = payouts_of(table)  # nothing to read while the table is not over
+    return TableState(table, seats, hands, tuple(rounds), actors, invitations, deadlines, payouts)

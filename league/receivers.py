@@ -1,4 +1,5 @@
-"""League points are written in the transaction that ends an online match."""
+"""League points are written in the transaction that ends an online match, and read
+back for its end screen (``games.payouts``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from typing import Any
 from django.dispatch import receiver
 
 from games.models import Table
+from games.payouts import reports
 from games.signals import match_finished
 
+from .selectors import table_points
 from .services import match_entries
+
+reports(table_points)  # the end screen's league points
 
 
 @receiver(match_finished, sender=Table, dispatch_uid="league_match_entries")

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, F, Max, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
 from economy import numbers
+from games.models import Table
+from games.payouts import Payout
 
 from . import rules
 from .models import Entry, Finish, LeagueWeek, Member, Tier
@@ -37,6 +39,7 @@ class Row:
     matches: int
     move: int  # +1 going up, -1 going down, 0 staying (projected, or final)
     prize: int = 0
+    halved: int = 0  # of the points, those from rooms with simulated players (counted half)
 
 
 def tier_of(*, user: User | None) -> int:
@@ -52,7 +55,12 @@ def standings(*, week: Week, tier: int) -> list[Row]:
     totals = list(
         Entry.objects.filter(week__key=week.key, user__league__tier=tier)
         .values("user_id", name=F("user__username"))
-        .annotate(total=Sum("points"), matches=Count("id"), last=Max("created_at"))
+        .annotate(
+            total=Sum("points"),
+            matches=Count("id"),
+            last=Max("created_at"),
+            halved=Sum("points", filter=Q(halved=True), default=0),
+        )
         .order_by("-total", "last", "user_id")
     )
     count = len(totals)
@@ -65,6 +73,7 @@ def standings(*, week: Week, tier: int) -> list[Row]:
             matches=t["matches"],
             move=rules.move_for(tier=tier, rank=rank, count=count, points=t["total"]),
             prize=rules.prize_for(tier=tier, rank=rank, points=t["total"]),
+            halved=t["halved"],
         )
         for rank, t in enumerate(totals, start=1)
     ]
@@ -85,15 +94,44 @@ def visible_rows(rows: list[Row], *, viewer_id: int | None) -> list[Row | None]:
     return shown
 
 
+def table_points(table: Table) -> list[tuple[int, Payout]]:
+    """The league points a finished match wrote, per person (for its end screen)."""
+    if table.mode != Table.Mode.ONLINE:
+        return []  # only online matches count
+    return [
+        (user_id, Payout("league", points, halved=halved))
+        for user_id, points, halved in Entry.objects.filter(table=table, points__gt=0)
+        .order_by("user_id")
+        .values_list("user_id", "points", "halved")
+    ]
+
+
 def last_closed_week() -> LeagueWeek | None:
     return LeagueWeek.objects.filter(closed_at__isnull=False).order_by("-starts_at").first()
 
 
 def final_table(*, week: LeagueWeek, tier: int) -> list[Row]:
-    """A closed week's frozen table of one division."""
+    """A closed week's frozen table of one division (the halved points summed from the
+    week's entries, which stay)."""
+    finishes = list(Finish.objects.filter(week=week, tier=tier).select_related("user"))
+    halved = dict(
+        Entry.objects.filter(week=week, halved=True, user_id__in=[f.user_id for f in finishes])
+        .values("user_id")
+        .annotate(points=Sum("points"))
+        .values_list("user_id", "points")
+    )
     return [
-        Row(f.rank, f.user_id, f.user.username, f.points, f.matches, f.move, f.prize)
-        for f in Finish.objects.filter(week=week, tier=tier).select_related("user")
+        Row(
+            f.rank,
+            f.user_id,
+            f.user.username,
+            f.points,
+            f.matches,
+            f.move,
+            f.prize,
+            halved.get(f.user_id, 0),
+        )
+        for f in finishes
     ]
 
 

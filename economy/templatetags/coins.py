@@ -1,4 +1,5 @@
-"""``{% coins_panel player %}``: a player's coins on their own profile page."""
+"""``{% coins_panel player %}``: a player's coins on their own profile page;
+``{% header_coins user %}``: their balance in every page's header."""
 
 from __future__ import annotations
 
@@ -24,3 +25,12 @@ def coins_panel(context: dict[str, Any], player: User) -> dict[str, Any]:
         "balance": selectors.balance_of(user=player),
         "lines": selectors.last_transfers(user=player, limit=5),
     }
+
+
+@register.inclusion_tag("economy/_header_coins.html")
+def header_coins(user: object) -> dict[str, Any]:
+    """The signed-in player's coins, read as the page is rendered; nothing for guests
+    and visitors (the header offers them to save their account or sign up)."""
+    if not isinstance(user, User) or not user.is_authenticated or user.is_guest:
+        return {"balance": None}
+    return {"balance": selectors.balance_of(user=user)}

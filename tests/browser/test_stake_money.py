@@ -1,0 +1,89 @@
+"""Real browsers at a 100-coin stake table, on a desktop and a phone: the stake and the
+pot in the tab's title and the table's header while they play, what the end paid each
+of them in words, "another table at this stake", and a cancelled table's refund."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, LiveSite
+from .test_play_in_the_browser import new_page, play_if_my_turn, sign_up
+from .test_stakes import coins, sit_at_a_stake_table
+
+pytestmark = pytest.mark.browser
+
+
+def header_coins(page: Any) -> int:
+    return int(re.sub(r"\D", "", page.locator("#header-coins").inner_text()))
+
+
+def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    base = live_site.url
+    anna, bruno = new_page(browser, DESKTOP, errors), new_page(browser, PHONE, errors)
+    sign_up(anna, base, "anna_money")
+    sign_up(bruno, base, "bruno_money")
+    start = {"anna": coins(anna, base), "bruno": coins(bruno, base)}
+    assert header_coins(anna) == start["anna"]  # the header, on every page
+    sit_at_a_stake_table(anna, base)
+    sit_at_a_stake_table(bruno, base)
+    for page in (anna, bruno):
+        page.wait_for_selector("#board .line", timeout=15_000)
+        # Italian, the site's default: "Stake 100 · pot 200"
+        assert re.search(r"Posta\s+100\s+·\s+piatto\s+200", page.locator("#stake-pot").inner_text())
+    waiting = next(p for p in (anna, bruno) if p.locator("#status .your-turn").count() == 0)
+    waiting.wait_for_function("() => document.title.includes('Posta 100 · piatto 200')")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if all(p.locator("#status .match-result").count() for p in (anna, bruno)):
+            break
+        if not any(play_if_my_turn(p) for p in (anna, bruno)):
+            time.sleep(0.2)
+    else:
+        raise AssertionError("the stake game did not end")
+    for page in (anna, bruno):
+        page.wait_for_selector("#status #payouts")
+    anna.screenshot(path=artifacts / "stake-end-desktop.png", full_page=True)
+    bruno.screenshot(path=artifacts / "stake-end-phone.png", full_page=True)
+    won = {
+        name: p.locator("#status .match-result.won").count() == 1
+        for name, p in (("anna", anna), ("bruno", bruno))
+    }
+    said = {
+        "anna": anna.locator("#payouts").inner_text(),
+        "bruno": bruno.locator("#payouts").inner_text(),
+    }
+    if won["anna"] == won["bruno"]:  # a drawn hand: both stakes back
+        for name in ("anna", "bruno"):
+            assert "Le tue 100 monete sono tornate nel tuo portafoglio." in said[name]
+    else:
+        winner = "anna" if won["anna"] else "bruno"
+        loser = "bruno" if winner == "anna" else "anna"
+        assert "+200" in said[winner] and "Hai vinto 200 monete dal piatto." in said[winner]
+        assert "+200" not in said[loser] and "Hai vinto" not in said[loser]
+        assert "XP" in said[loser] and "punti lega" in said[loser]
+
+    # "Another table at this stake": one click, a new table at the same stake
+    finished = anna.url
+    anna.click("#sit-again")
+    anna.wait_for_url(lambda url: url != finished and re.search(r"/t/[\w-]+/$", url) is not None)
+    anna.wait_for_selector("#stake-info")
+    assert re.search(r"Posta\s+100\s+·\s+piatto\s+100", anna.locator("#stake-pot").inner_text())
+    anna.wait_for_selector("#lobby .payout.refund", timeout=30_000)  # nobody came: cancelled
+    assert (
+        "Le tue 100 monete sono tornate nel tuo portafoglio." in anna.locator("#lobby").inner_text()
+    )
+    anna.screenshot(path=artifacts / "stake-cancelled-desktop.png", full_page=True)
+    assert anna.locator("#sit-again").count() == 1  # and another try is one click away
+    end = coins(anna, base)
+    assert header_coins(anna) == end
+    for page in (anna, bruno):
+        page.context.close()
+    assert errors == []
