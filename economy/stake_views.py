@@ -10,8 +10,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.guests import viewer
 from economy import numbers
@@ -86,6 +88,13 @@ def stake_sit(request: HttpRequest) -> HttpResponse:
     return redirect("table", code=table.code)
 
 
+def _go(request: HttpRequest, name: str, *args: str) -> HttpResponse:
+    """To a page, whether htmx asked (the table's form, redrawn by a frame, posts through
+    htmx: HX-Redirect) or a plain form did."""
+    url = reverse(name, args=args)
+    return HttpResponseClientRedirect(url) if getattr(request, "htmx", False) else redirect(url)
+
+
 @require_POST
 def stake_leave(request: HttpRequest, code: str) -> HttpResponse:
     table = get_object_or_404(Table, code=code, stake__gt=0)
@@ -97,9 +106,9 @@ def stake_leave(request: HttpRequest, code: str) -> HttpResponse:
         stake_table_leave(table_id=table.pk, user=user, version=version)
     except ValueError:
         messages.error(request, _("Reload the page and try again."))
-        return redirect("table", code=table.code)
+        return _go(request, "table", table.code)
     except GameError as error:
         messages.error(request, error.message)
-        return redirect("table", code=table.code)
+        return _go(request, "table", table.code)
     messages.success(request, _("You left the table: your stake is back in your wallet."))
-    return redirect("economy:stakes")
+    return _go(request, "economy:stakes")
