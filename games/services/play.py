@@ -31,6 +31,7 @@ from games.constants import (
     BOT_DELAY,
     BOT_FORCED_DELAY,
     FORCED_MOVE_SECONDS,
+    HAND_START_GRACE,
     NEXT_HAND_DELAY,
     STAND_IN_BOT_LEVEL,
 )
@@ -62,9 +63,10 @@ def _seats(table: Table) -> list[Seat]:
 
 
 def _next_action(
-    table: Table, match: Match, seats: list[Seat], now: datetime
+    table: Table, match: Match, seats: list[Seat], now: datetime, dealt: datetime | None
 ) -> tuple[str, datetime] | None:
-    """What the worker must do next at this table, and when (None: wait for a person)."""
+    """What the worker must do next at this table, and when (None: wait for a person).
+    ``dealt``: when the hand being played was dealt (None: now)."""
     if match.over:
         return None
     current = match.round
@@ -76,9 +78,36 @@ def _next_action(
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
         return Deadline.Kind.BOT_MOVE, now + timedelta(seconds=random.uniform(low, high))
     if table.turn_seconds:
-        seconds = FORCED_MOVE_SECONDS if forced else table.turn_seconds
-        return Deadline.Kind.TURN_CLOCK, now + timedelta(seconds=seconds)
+        return Deadline.Kind.TURN_CLOCK, _clock_runs_out(
+            table.turn_seconds, opening=not current.moves, forced=forced, now=now, dealt=dealt
+        )
     return None
+
+
+def _clock_runs_out(
+    turn_seconds: int, *, opening: bool, forced: bool, now: datetime, dealt: datetime | None
+) -> datetime:
+    """When the clock plays for a person whose turn starts ``now``.
+
+    Never before they could have seen the hand: its first move gets the whole turn and
+    a grace however forced it is (the opening was played for players whose page had not
+    even shown the table yet), and no move is played by the clock within
+    ``HAND_START_GRACE`` of the deal (a forced reply to a computer's quick opening)."""
+    grace = timedelta(seconds=HAND_START_GRACE)
+    dealt = dealt or now
+    if opening:
+        return max(now, dealt) + timedelta(seconds=turn_seconds) + grace
+    seconds = FORCED_MOVE_SECONDS if forced else turn_seconds
+    return max(now + timedelta(seconds=seconds), dealt + grace)
+
+
+def _dealt_at(table: Table, match: Match) -> datetime | None:
+    """When the hand being played was dealt (its row's time)."""
+    return (
+        Hand.objects.filter(table=table, number=len(match.rounds) - 1)
+        .values_list("created_at", flat=True)
+        .first()
+    )
 
 
 def schedule(
@@ -88,6 +117,7 @@ def schedule(
     now: datetime | None = None,
     *,
     known: Mapping[str, datetime] | None = None,
+    dealt: datetime | None = None,
 ) -> tuple[str, datetime] | None:
     """Replace the table's play deadline with what comes next (call under the table's
     lock); returns it (None: none).
@@ -95,8 +125,11 @@ def schedule(
     ``known``: the table's deadlines at the version the caller locked, from the state
     this process holds; then a delete with nothing to delete is not sent (a person's
     move at a table without a clock).  It can be trusted because a play deadline is
-    only ever added in a transaction that also moves the table to a new version."""
-    action = _next_action(table, match, seats, now or timezone.now())
+    only ever added in a transaction that also moves the table to a new version.
+    ``dealt``: when the hand being played was dealt (else read, for a turn clock)."""
+    if dealt is None and table.turn_seconds and not match.over and not match.round.over:
+        dealt = _dealt_at(table, match)
+    action = _next_action(table, match, seats, now or timezone.now(), dealt)
     kind = action[0] if action is not None else None
     if known is None or any(k in known for k in PLAY_KINDS if k != kind):
         Deadline.objects.filter(table=table, kind__in=PLAY_KINDS).exclude(kind=kind).delete()
@@ -110,13 +143,16 @@ def _next_version(
     match: Match,
     seats: list[Seat],
     before: states.TableState | None,
+    hand: Hand,
     now: datetime | None = None,
 ) -> tuple[str, datetime] | None:
     """Save the table at its next version with the play deadline that now comes next
-    (``before``: the state held at the locked version, if any); returns that deadline.
-    Until the match is over a move changes nothing else of the table's row."""
+    (``before``: the state held at the locked version, if any; ``hand``: the one being
+    played); returns that deadline.  Until the match is over a move changes nothing
+    else of the table's row."""
     bump_version(table, fields=("status", "winners", "finished_at") if match.over else ())
-    return schedule(table, match, seats, now, known=before.deadlines if before else None)
+    known = before.deadlines if before else None
+    return schedule(table, match, seats, now, known=known, dealt=hand.created_at)
 
 
 def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
@@ -165,7 +201,7 @@ def _record(
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
         _store_results(table, match, seats)
-    action = _next_version(table, match, seats, before, now)
+    action = _next_version(table, match, seats, before, hand, now)
     after = states.after_move(
         before,
         table=table,
@@ -314,7 +350,7 @@ def _deal_next(table: Table, match: Match, seats: list[Seat]) -> None:
         Seat.objects.filter(table=table).update(ready=False)
         for seat in seats:
             seat.ready = False
-    action = _next_version(table, match, seats, before)
+    action = _next_version(table, match, seats, before, hand)
     after = states.after_deal(
         before,
         table=table,

@@ -234,11 +234,11 @@ def table_start(*, table_id: int, by: User, version: int) -> None:
 def start(table: Table) -> None:
     """Deal the first hand (call under the table's lock)."""
     match = Match(table.rules, dealer=secrets.randbelow(table.players))
-    Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
+    hand = Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table_changed(table)
-    schedule(table, match, list(table.seats.order_by("number")))
+    schedule(table, match, list(table.seats.order_by("number")), dealt=hand.created_at)
 
 
 @transaction.atomic
