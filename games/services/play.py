@@ -317,6 +317,43 @@ def table_end(*, table_id: int, by: User, version: int) -> None:
     table_changed(table)
 
 
+@transaction.atomic
+def game_leave(*, table_id: int, user: User) -> None:
+    """A seated friend leaves a running game with friends for good: the computer plays
+    their seat from now on, under their name, and the log says so.  They cannot act
+    for it again (it is no longer theirs) and are not paid for it; they may watch.
+    The host who leaves hands hosting to the first person still seated; the last
+    person to leave ends the game, nobody winning it.  No version: leaving means the
+    same at any version (a dialog's confirmation would often be a version late)."""
+    table = locked_table(table_id)
+    if table.mode != Table.Mode.FRIENDS:
+        raise GameError(_("Only a game with friends can be left this way."))
+    seats = _seats(table)
+    seat = _your_seat(table, seats, user)
+    match = _playing(table)
+    seat.bot_name = user.display_name[: Seat._meta.get_field("bot_name").max_length]
+    seat.user, seat.bot_level = None, table.bot_level or STAND_IN_BOT_LEVEL
+    seat.away, seat.timeouts, seat.ready = False, 0, False
+    seat.left_hand, seat.left_ply = len(match.rounds) - 1, len(match.round.moves)
+    seat.save()
+    people = [s.user_id for s in seats if s.user_id is not None]
+    if not people:  # nobody left to play with
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.deadlines.all().delete()
+        table_changed(table)
+        return
+    if table.host_id == user.pk:
+        table.host_id = people[0]
+        table.save(update_fields=["host"])
+    if match.round.over and not any(_waits_for(s) for s in seats):
+        _deal_next(table, match, seats)  # everyone else was ready: no need to wait
+        return
+    table_changed(table)
+    if not match.round.over:  # a hand over keeps its countdown to the next one
+        schedule(table, match, seats)
+
+
 def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
     """Close games against the computer nobody has played for a while; returns how many."""
     cutoff = now - timedelta(hours=ABANDONED_AFTER_HOURS)
