@@ -64,8 +64,8 @@ def stakes(request: HttpRequest) -> HttpResponse:
 
 
 def _go(request: HttpRequest, name: str, *args: str) -> HttpResponse:
-    """To the page, whether a plain form or htmx asked (the table's "another table at
-    this stake" button posts with htmx: the whole page goes, not a fragment)."""
+    """To the page, whether a plain form or htmx asked (the table's forms, which a frame
+    may redraw, post through htmx: HX-Redirect, the whole page goes, not a fragment)."""
     url = reverse(name, args=args)
     return HttpResponseClientRedirect(url) if getattr(request, "htmx", False) else redirect(url)
 
@@ -110,9 +110,9 @@ def stake_leave(request: HttpRequest, code: str) -> HttpResponse:
         stake_table_leave(table_id=table.pk, user=user, version=version)
     except ValueError:
         messages.error(request, _("Reload the page and try again."))
-        return redirect("table", code=table.code)
+        return _go(request, "table", table.code)
     except GameError as error:
         messages.error(request, error.message)
-        return redirect("table", code=table.code)
+        return _go(request, "table", table.code)
     messages.success(request, _("You left the table: your stake is back in your wallet."))
-    return redirect("economy:stakes")
+    return _go(request, "economy:stakes")

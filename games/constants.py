@@ -14,6 +14,10 @@ DEFAULT_BOT_LEVEL = "medium"
 ONLINE_TURN_SECONDS = 20
 #: With a turn clock, a forced move (the only one possible) is played after this long.
 FORCED_MOVE_SECONDS = 2.0
+#: A hand's first move: the clock gives the whole turn plus this much (the player's page
+#: may still be showing the table), however forced the opening; and the clock never
+#: plays for anyone this soon after a hand is dealt.
+HAND_START_GRACE = 3.0
 #: After this many turns in a row played by the clock, the seat is away: a bot plays it.
 AWAY_AFTER_TIMEOUTS = 2
 #: The level of the bot that plays for a person whose time ran out, or who is away.

@@ -142,6 +142,10 @@ class Seat(models.Model):
     timeouts = models.PositiveSmallIntegerField(default=0)  # turns in a row the clock played
     ready = models.BooleanField(default=False)  # pressed "next hand" on the hand's result
     joined_at = models.DateTimeField(null=True, blank=True)
+    # A friend who left a running game: the computer plays the seat under their name
+    # (``bot_name``) from this move of this hand on (the log says so there).
+    left_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    left_ply = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -174,6 +178,11 @@ class Seat(models.Model):
     @property
     def is_free(self) -> bool:
         return self.user_id is None and not self.bot_level
+
+    @property
+    def has_left(self) -> bool:
+        """A person sat here and left the game: the computer plays it now."""
+        return self.left_hand is not None
 
 
 class Hand(models.Model):

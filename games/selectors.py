@@ -60,6 +60,7 @@ class SeatInfo(NamedTuple):
     user_id: int | None = None  # never shown: the consumer checks presence by it
     is_dealer: bool = False
     last_action: str = ""  # "pass" or "draw" when the hand's latest move was theirs
+    has_left: bool = False  # a friend who left the game: the computer plays it
 
     @property
     def label(self) -> SeatLabel:
@@ -75,6 +76,7 @@ class SeatInfo(NamedTuple):
             self.is_dealer,
             self.last_action,
             self.tiles,
+            self.has_left,
         )
 
 
@@ -89,6 +91,7 @@ class SeatLabel(NamedTuple):
     is_dealer: bool
     last_action: str
     tiles: int | None
+    has_left: bool = False
 
 
 class HandTile(NamedTuple):
@@ -109,7 +112,7 @@ class HandTile(NamedTuple):
 
 class LogLine(NamedTuple):
     name: str
-    kind: str  # "play", "draw", "pass"
+    kind: str  # "play", "draw", "pass"; "left": the seat's player left, the computer plays it
     tile: Tile | None
     end: str
     draws: int  # a draw's line: the seat's draws in a row
@@ -319,6 +322,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             user_id=s.user_id,
             is_dealer=player is not None and player.dealer == s.number,
             last_action=last.kind if last and last.seat == s.number and last.kind != "play" else "",
+            has_left=s.has_left,
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )
@@ -340,7 +344,9 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         pass_move=pass_move,
         your_turn=bool(player and player.legal_moves),
         turn_name=names[turn] if turn is not None else "",
-        log=tuple(_log_lines(player, names, state.actors)) if player else (),
+        log=tuple(_log_lines(player, names, state.actors, _left_at(seats, len(hands) - 1)))
+        if player
+        else (),
         scores=tuple(
             SideScore(
                 names=_join_names(rules.seats_of(side), names, joiner),
@@ -412,10 +418,31 @@ def _last_move(player: PlayerView, hand_number: int) -> LastMove | None:
     return LastMove(event.seat, kind, None, "", key)
 
 
-def _log_lines(player: PlayerView, names: dict[int, str], actors: tuple[str, ...]) -> list[LogLine]:
-    """The public log, newest first, consecutive draws by one seat counted together."""
+def _left_at(seats: list[Seat], hand: int) -> dict[int, list[int]]:
+    """The seats whose player left during ``hand``, by the ply they left before."""
+    left: dict[int, list[int]] = {}
+    for s in seats:
+        if s.left_hand == hand and s.left_ply is not None:
+            left.setdefault(s.left_ply, []).append(s.number)
+    return left
+
+
+def _log_lines(
+    player: PlayerView,
+    names: dict[int, str],
+    actors: tuple[str, ...],
+    left: dict[int, list[int]] | None = None,
+) -> list[LogLine]:
+    """The public log, newest first, consecutive draws by one seat counted together;
+    ``left``: the seats whose player left the game, by the ply they left before."""
     lines: list[LogLine] = []
-    for ply, event in enumerate(player.log):
+    left = left or {}
+    for ply in range(len(player.log) + 1):
+        for seat in left.get(ply, ()):
+            lines.append(LogLine(names[seat], "left", None, "", 0, None))
+        if ply == len(player.log):
+            break
+        event = player.log[ply]
         actor = actors[ply] if ply < len(actors) else Move.Actor.PERSON
         move = event.move
         if isinstance(move, Draw):

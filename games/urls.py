@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<str:code>/", views.table_page, name="table"),
     path("t/<str:code>/sit/", views.table_sit, name="table_sit"),
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
+    path("t/<str:code>/leave/", views.game_leave, name="game_leave"),
     path("invitations/", views.invitations, name="invitations"),
     path("invitations/<int:pk>/accept/", views.invitation_accept, name="invitation_accept"),
     path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),

@@ -168,6 +168,24 @@ def table_rematch(request: HtmxRequest, code: str) -> HttpResponse:
     return _go_to_table(request, rematch)
 
 
+@require_POST
+def game_leave(request: HtmxRequest, code: str) -> HttpResponse:
+    """A seated friend leaves a running game (the computer plays the seat): home, with a
+    message; refused (not seated, not a game with friends, over): back to the table."""
+    table = get_object_or_404(Table, code=code)
+    user = viewer(request)
+    try:
+        if user is None:
+            raise GameError(_("You are watching this table, not playing."))
+        services.game_leave(table_id=table.pk, user=user)
+    except GameError as error:
+        messages.error(request, error.message)
+        return _go_to_table(request, table)
+    messages.info(request, _("You left the table: the computer plays your seat."))
+    home = reverse("home")
+    return HttpResponseClientRedirect(home) if request.htmx else redirect(home)
+
+
 def invitations(request: HttpRequest) -> HttpResponse:
     user = viewer(request)
     return render(

@@ -1,7 +1,7 @@
 """Writes: every change to a table goes through one of these functions."""
 
 from .online import online_table_create
-from .play import hand_next, move_submit, seat_back, seat_hand_to_bot, table_end
+from .play import game_leave, hand_next, move_submit, seat_back, seat_hand_to_bot, table_end
 from .tables import (
     invitation_accept,
     invitation_decline,
@@ -18,6 +18,7 @@ from .tables import (
 )
 
 __all__ = [
+    "game_leave",
     "hand_next",
     "invitation_accept",
     "invitation_decline",

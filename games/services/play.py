@@ -32,6 +32,7 @@ from games.constants import (
     BOT_DELAY,
     BOT_FORCED_DELAY,
     FORCED_MOVE_SECONDS,
+    HAND_START_GRACE,
     NEXT_HAND_DELAY,
     STAND_IN_BOT_LEVEL,
 )
@@ -57,9 +58,10 @@ def _seats(table: Table) -> list[Seat]:
 
 
 def _next_action(
-    table: Table, match: Match, seats: list[Seat], now: datetime
+    table: Table, match: Match, seats: list[Seat], now: datetime, dealt: datetime | None
 ) -> tuple[str, datetime] | None:
-    """What the worker must do next at this table, and when (None: wait for a person)."""
+    """What the worker must do next at this table, and when (None: wait for a person).
+    ``dealt``: when the hand being played was dealt (None: now)."""
     if match.over:
         return None
     current = match.round
@@ -71,9 +73,36 @@ def _next_action(
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
         return BOT_MOVE, now + timedelta(seconds=random.uniform(low, high))
     if table.turn_seconds:
-        seconds = FORCED_MOVE_SECONDS if forced else table.turn_seconds
-        return TURN_CLOCK, now + timedelta(seconds=seconds)
+        return TURN_CLOCK, _clock_runs_out(
+            table.turn_seconds, opening=not current.moves, forced=forced, now=now, dealt=dealt
+        )
     return None
+
+
+def _clock_runs_out(
+    turn_seconds: int, *, opening: bool, forced: bool, now: datetime, dealt: datetime | None
+) -> datetime:
+    """When the clock plays for a person whose turn starts ``now``.
+
+    Never before they could have seen the hand: its first move gets the whole turn and
+    a grace however forced it is (the opening was played for players whose page had not
+    even shown the table yet), and no move is played by the clock within
+    ``HAND_START_GRACE`` of the deal (a forced reply to a computer's quick opening)."""
+    grace = timedelta(seconds=HAND_START_GRACE)
+    dealt = dealt or now
+    if opening:
+        return max(now, dealt) + timedelta(seconds=turn_seconds) + grace
+    seconds = FORCED_MOVE_SECONDS if forced else turn_seconds
+    return max(now + timedelta(seconds=seconds), dealt + grace)
+
+
+def _dealt_at(table: Table, match: Match) -> datetime | None:
+    """When the hand being played was dealt (its row's time)."""
+    return (
+        Hand.objects.filter(table=table, number=len(match.rounds) - 1)
+        .values_list("created_at", flat=True)
+        .first()
+    )
 
 
 def schedule(
@@ -83,6 +112,7 @@ def schedule(
     now: datetime | None = None,
     *,
     known: Mapping[str, datetime] | None = None,
+    dealt: datetime | None = None,
 ) -> tuple[str, datetime] | None:
     """Replace the table's play deadline with what comes next (call under the table's
     lock); returns it (None: none).
@@ -90,8 +120,11 @@ def schedule(
     ``known``: the table's deadlines at the version the caller locked, from the state
     this process holds; then a delete with nothing to delete is not sent (a person's
     move at a table without a clock).  It can be trusted because a play deadline is
-    only ever added in a transaction that also moves the table to a new version."""
-    action = _next_action(table, match, seats, now or timezone.now())
+    only ever added in a transaction that also moves the table to a new version.
+    ``dealt``: when the hand being played was dealt (else read, for a turn clock)."""
+    if dealt is None and table.turn_seconds and not match.over and not match.round.over:
+        dealt = _dealt_at(table, match)
+    action = _next_action(table, match, seats, now or timezone.now(), dealt)
     kind = action[0] if action is not None else None
     if known is None or any(k in known for k in PLAY_KINDS if k != kind):
         Deadline.objects.filter(table=table, kind__in=PLAY_KINDS).exclude(kind=kind).delete()
@@ -101,13 +134,18 @@ def schedule(
 
 
 def _next_version(
-    writing: Writing, match: Match, seats: list[Seat], now: datetime | None = None
+    writing: Writing,
+    match: Match,
+    seats: list[Seat],
+    hand: Hand,
+    now: datetime | None = None,
 ) -> tuple[str, datetime] | None:
-    """Save the table at its next version with the play deadline that now comes next;
-    returns that deadline.  Until the match is over a move changes nothing else of
-    the table's row."""
+    """Save the table at its next version with the play deadline that now comes next
+    (``hand``: the one being played); returns that deadline.  Until the match is over
+    a move changes nothing else of the table's row."""
     writing.next_version(fields=("status", "winners", "finished_at") if match.over else ())
-    return schedule(writing.table, match, seats, now, known=writing.deadlines())
+    known = writing.deadlines()
+    return schedule(writing.table, match, seats, now, known=known, dealt=hand.created_at)
 
 
 def _store_results(table: Table, match: Match, seats: list[Seat]) -> None:
@@ -155,7 +193,7 @@ def _record(
         table.winners = ",".join(map(str, match.winners))
         table.finished_at = now
         _store_results(table, match, seats)
-    action = _next_version(writing, match, seats, now)
+    action = _next_version(writing, match, seats, hand, now)
     writing.moved(
         seats=seats, hand=hand, match=match, actor=actor, replaced=PLAY_KINDS, deadline=action
     )
@@ -255,6 +293,45 @@ def table_end(*, table_id: int, by: User, version: int) -> None:
     table_changed(table)
 
 
+@transaction.atomic
+def game_leave(*, table_id: int, user: User) -> None:
+    """A seated friend leaves a running game with friends for good: the computer plays
+    their seat from now on, under their name, and the log says so.  They cannot act
+    for it again (it is no longer theirs) and are not paid for it; they may watch.
+    The host who leaves hands hosting to the first person still seated; the last
+    person to leave ends the game, nobody winning it.  No version: leaving means the
+    same at any version (a dialog's confirmation would often be a version late)."""
+    writing = store.lock(table_id)
+    table = writing.table
+    if table.mode != Table.Mode.FRIENDS:
+        raise GameError(_("Only a game with friends can be left this way."))
+    seats = _seats(table)
+    seat = _your_seat(table, seats, user)
+    _playing(table)
+    match = writing.match()
+    seat.bot_name = user.display_name[: Seat._meta.get_field("bot_name").max_length]
+    seat.user, seat.bot_level = None, table.bot_level or STAND_IN_BOT_LEVEL
+    seat.away, seat.timeouts, seat.ready = False, 0, False
+    seat.left_hand, seat.left_ply = len(match.rounds) - 1, len(match.round.moves)
+    seat.save()
+    people = [s.user_id for s in seats if s.user_id is not None]
+    if not people:  # nobody left to play with
+        table.status = Table.Status.ABANDONED
+        table.finished_at = timezone.now()
+        table.deadlines.all().delete()
+        table_changed(table)
+        return
+    if table.host_id == user.pk:
+        table.host_id = people[0]
+        table.save(update_fields=["host"])
+    if match.round.over and not any(_waits_for(s) for s in seats):
+        _deal_next(writing, match, seats)  # everyone else was ready: no need to wait
+        return
+    table_changed(table)
+    if not match.round.over:  # a hand over keeps its countdown to the next one
+        schedule(table, match, seats)
+
+
 def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
     """Close games against the computer nobody has played for a while; returns how many."""
     cutoff = now - timedelta(hours=ABANDONED_AFTER_HOURS)
@@ -287,7 +364,7 @@ def _deal_next(writing: Writing, match: Match, seats: list[Seat]) -> None:
         Seat.objects.filter(table=table).update(ready=False)
         for seat in seats:
             seat.ready = False
-    action = _next_version(writing, match, seats)
+    action = _next_version(writing, match, seats, hand)
     writing.dealt(seats=seats, hand=hand, match=match, replaced=PLAY_KINDS, deadline=action)
 
 

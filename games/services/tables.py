@@ -229,11 +229,11 @@ def table_start(*, table_id: int, by: User, version: int) -> None:
 def start(table: Table) -> None:
     """Deal the first hand (call under the table's lock)."""
     match = Match(table.rules, dealer=secrets.randbelow(table.players))
-    Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
+    hand = Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table_changed(table)
-    schedule(table, match, list(table.seats.order_by("number")))
+    schedule(table, match, list(table.seats.order_by("number")), dealt=hand.created_at)
 
 
 @transaction.atomic
@@ -272,7 +272,8 @@ def table_rematch(*, table_id: int, by: User) -> Table:
 
 
 def _same_company(rematch: Table, old_seats: list[Seat], *, host_seat: int) -> None:
-    """The host back in their old seat, the bots in theirs (level and name)."""
+    """The host back in their old seat, the bots in theirs (level and name); the seat of
+    a friend who left the game is free again (it was the computer under their name)."""
     seats = {s.number: s for s in rematch.seats.all()}
     now = timezone.now()
     if host_seat != 0:
@@ -281,7 +282,7 @@ def _same_company(rematch: Table, old_seats: list[Seat], *, host_seat: int) -> N
         seats[0].save()
         seats[host_seat].save()
     for old in old_seats:
-        if old.is_bot:
+        if old.is_bot and not old.has_left:
             seat = seats[old.number]
             seat.bot_level, seat.bot_name, seat.joined_at = old.bot_level, old.bot_name, now
             seat.save()

@@ -215,7 +215,7 @@
   });
 
   // The invite box keeps what is typed in it while frames redraw the lobby
-  // (hx-preserve); once the server says the invitation went out, it is emptied.
+  // (typed.js); once the server says the invitation went out, it is emptied.
   function afterInvite() {
     var done = document.querySelector('#flash .flash[data-done="invite"]:not([data-tidied])');
     var box = document.getElementById("invite-username");

@@ -15,7 +15,12 @@ from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import run_due
 from games import services
-from games.constants import AWAY_AFTER_TIMEOUTS, FORCED_MOVE_SECONDS, ONLINE_TURN_SECONDS
+from games.constants import (
+    AWAY_AFTER_TIMEOUTS,
+    FORCED_MOVE_SECONDS,
+    HAND_START_GRACE,
+    ONLINE_TURN_SECONDS,
+)
 from games.engine import PRESETS, Round, Rules
 from games.errors import GameError
 from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
@@ -240,7 +245,9 @@ def test_a_forced_move_is_played_for_the_player_after_two_seconds(anna: User, br
     r = Round.from_hands(
         rules, [["6|6", "6|5", "1|1"], ["0|0", "2|2", "3|3"]], boneyard=[], dealer=1
     )
-    Hand.objects.filter(table=table).update(initial_position=r.initial_position)
+    # dealt a while ago: the clock keeps quiet for a moment after a deal (test_fair_first_move)
+    dealt = timezone.now() - timedelta(seconds=10)
+    Hand.objects.filter(table=table).update(initial_position=r.initial_position, created_at=dealt)
     services.move_submit(table_id=table.pk, user=anna, move="6|6L", version=version_of(table))
     deadline = turn_deadline(table)
     assert deadline is not None
@@ -262,8 +269,8 @@ def test_vs_computer_and_friends_have_no_clock_unless_the_host_chose_one(
     services.table_start(table_id=timed.pk, by=anna, version=version_of(timed))
     deadline = turn_deadline(timed)
     assert deadline is not None
-    forced = len(load_match(timed).round.legal_moves()) == 1  # the opening always is
-    expected = FORCED_MOVE_SECONDS if forced else 30
+    # the opening: the whole turn and a grace, however forced (test_fair_first_move)
+    expected = 30 + HAND_START_GRACE
     assert expected - 2 < (deadline.due_at - timezone.now()).total_seconds() <= expected
     with pytest.raises(GameError):
         services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO, turn_seconds=30)

@@ -4,7 +4,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0005_deadline_parked_at"), ("deadlines", "0001_initial")]
+    dependencies = [("games", "0006_seat_left"), ("deadlines", "0001_initial")]
 
     operations = [
         migrations.SeparateDatabaseAndState(

@@ -1,0 +1,62 @@
+"""A real browser arriving late at an online table: the forced opening has not been
+played for the player, and the clock shows the whole turn (it showed "0 s" with the
+opening already played after two seconds)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures import manage_last_line
+
+from .conftest import DESKTOP, PHONE, LiveSite
+from .test_play_in_the_browser import new_page, sign_up
+
+pytestmark = pytest.mark.browser
+
+# An online duello between two people, with the online turn clock (20 s).
+SETUP = """
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+people = [User.objects.get(username=n) for n in ("{a}", "{b}")]
+print(services.online_table_create(rules=PRESETS["duello"], people=people).code)
+"""
+
+
+def test_players_who_arrive_late_still_have_the_whole_turn_to_open(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    base = live_site.url
+    anna, bruno = new_page(browser, PHONE, errors), new_page(browser, DESKTOP, errors)
+    sign_up(anna, base, "anna_late")
+    sign_up(bruno, base, "bruno_late")
+    code = manage_last_line(
+        live_site.env, "shell", "-c", SETUP.format(a="anna_late", b="bruno_late")
+    )
+    dealt = time.monotonic()
+    time.sleep(2.5)  # a slow phone: longer than a forced move's two seconds
+    for page in (anna, bruno):
+        page.goto(f"{base}/t/{code}/")
+        page.wait_for_selector("#board .line")
+    waited = time.monotonic() - dealt
+    for page in (anna, bruno):
+        assert page.locator("#board .placed").count() == 0  # nobody opened for anyone
+        assert page.locator("#log .auto").count() == 0
+        left = int(page.locator("#seats .seat.turn .countdown .seconds").inner_text())
+        assert left >= 20 + 3 - waited - 1, left
+    opener = anna if anna.locator("#hand .my-tile.playable").count() else bruno
+    assert opener.locator("#status .your-turn .countdown").count() == 1
+    anna.screenshot(path=artifacts / "late-arrival-phone.png", full_page=True)
+    bruno.screenshot(path=artifacts / "late-arrival-desktop.png", full_page=True)
+    opener.locator("#hand .my-tile.playable button").first.click()
+    for page in (anna, bruno):
+        page.wait_for_selector("#board .placed")
+    assert opener.locator("#log .auto").count() == 0  # the player's own opening
+    for page in (anna, bruno):
+        page.context.close()
+    assert errors == []

@@ -1,0 +1,144 @@
+"""Forms that a websocket frame redraws keep working and keep what was typed: the
+stake table's "leave and take back the stake" posts after a frame redrew it (no
+CSRF field is rendered over a socket), and a name typed into "Invite" before the
+first frame arrives is still there, in focus, and is sent."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, PHONE, LiveSite
+from .test_play_in_the_browser import new_page, sign_up
+from .test_stakes import coins, sit_at_a_stake_table
+
+pytestmark = pytest.mark.browser
+
+
+class HeldFrames:
+    """The table's socket, with the server's frames held back until ``release()``:
+    the player types while the page is as the server first rendered it."""
+
+    def __init__(self, page: Any) -> None:
+        self.held: list[str | bytes] = []
+        self.holding = True
+        self.to_page: Any = None
+        page.route_web_socket(re.compile(r"/ws/table/"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.to_page = ws
+
+        def from_server(message: str | bytes) -> None:
+            if self.holding:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(from_server)
+
+    def wait_for_first(self, page: Any) -> None:
+        deadline = time.monotonic() + 10
+        while not self.held:
+            assert time.monotonic() < deadline, "the table's socket sent nothing"
+            page.wait_for_timeout(50)
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.to_page.send(message)
+        self.held.clear()
+
+
+def frames_seen(page: Any) -> list[object]:
+    """Counts the table socket's frames as the page receives them."""
+    frames: list[object] = []
+
+    def on_socket(ws: Any) -> None:
+        if "/ws/table/" in ws.url:
+            ws.on("framereceived", lambda frame: frames.append(frame))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+@pytest.mark.parametrize("move_before", [True, False], ids=["chromium", "no-moveBefore"])
+def test_a_name_typed_into_invite_before_the_first_frame_stays_in_focus_and_is_sent(
+    browser: Any, live_site: LiveSite, artifacts: Path, move_before: bool
+) -> None:
+    """The first frame redraws the lobby whole; the typed name, the focus and the caret
+    stay, in Chromium and in a browser without ``moveBefore`` (Firefox, Safari)."""
+    errors: list[str] = []
+    base = live_site.url
+    tag = "a" if move_before else "b"
+    anna = new_page(browser, PHONE, errors)
+    sign_up(anna, base, f"anna_typed{tag}")
+    bruno = new_page(browser, DESKTOP, errors)
+    sign_up(bruno, base, f"bruno_typed{tag}")
+    if not move_before:  # as a browser that has no moveBefore
+        anna.add_init_script("delete Element.prototype.moveBefore")
+    frames = HeldFrames(anna)
+    anna.goto(f"{base}/new/?mode=friends&preset=blocco")
+    anna.check("input[name=mode][value=friends]")
+    anna.click("#table-form button[type=submit]")
+    anna.wait_for_selector("#lobby .invite")
+    frames.wait_for_first(anna)
+    anna.click("#invite-username")
+    anna.keyboard.type(f"bruno_typed{tag}")
+    anna.keyboard.press("ArrowLeft")  # the caret one letter back from the end
+    marker = anna.evaluate("document.getElementById('lobby').dataset.marker = 'page'")
+    assert marker == "page"
+
+    frames.release()
+    # the lobby was redrawn (the marker went with the old region) …
+    anna.wait_for_function("!document.getElementById('lobby').dataset.marker")
+    box = anna.locator("#invite-username")
+    # … and the box still holds the name, in focus, the caret where it was
+    assert box.input_value() == f"bruno_typed{tag}"
+    assert anna.evaluate("document.activeElement.id") == "invite-username"
+    caret = anna.evaluate("document.getElementById('invite-username').selectionStart")
+    assert caret == len(f"bruno_typed{tag}") - 1
+    anna.screenshot(path=artifacts / f"invite-typed-kept-{tag}-phone.png", full_page=True)
+
+    anna.keyboard.press("Enter")  # submitted from the redrawn form
+    anna.wait_for_selector(f"#lobby :text('bruno_typed{tag}')", timeout=10_000)  # "Invited: …"
+    anna.wait_for_function("document.getElementById('invite-username').value === ''")
+    bruno.goto(f"{base}/invitations/")
+    assert bruno.locator(f"text=anna_typed{tag}").count() >= 1
+    for page in (anna, bruno):
+        page.context.close()
+    assert errors == []
+
+
+def test_a_player_stands_up_from_a_stake_table_after_a_frame_redrew_the_form(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    base = live_site.url
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = new_page(browser, viewport, errors)
+        sign_up(page, base, f"dora_leave_{name}")
+        before = coins(page, base)
+        frames = frames_seen(page)
+        sit_at_a_stake_table(page, base)
+        assert coins(page, base) == before - 100
+        page.go_back()
+        page.wait_for_selector("#stake-leave")
+        deadline = time.monotonic() + 10
+        while not frames:
+            assert time.monotonic() < deadline, "the table's socket sent nothing"
+            page.wait_for_timeout(50)
+        # the form on screen is the one a frame drew: it has no CSRF field
+        page.wait_for_function("!document.querySelector('#lobby [name=csrfmiddlewaretoken]')")
+        page.screenshot(path=artifacts / f"stake-leave-before-{name}.png", full_page=True)
+        page.click("#stake-leave")
+        page.wait_for_url(f"{base}/coins/stakes/")
+        assert page.locator(".messages .flash.success").count() == 1
+        page.screenshot(path=artifacts / f"stake-leave-after-{name}.png", full_page=True)
+        assert coins(page, base) == before  # the stake is back at once, not at the timeout
+        page.context.close()
+    assert errors == []
