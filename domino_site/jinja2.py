@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
 from games import markup, regions
+from games.describe import describe_rules
 from games.fragments import shared
 from overrides.jinja2 import LeanEnvironment
 
@@ -43,6 +44,7 @@ def environment(**options: Any) -> Environment:
         seat_box=markup.seat_box,
         log_lines=markup.log_lines,
         preset_title=markup.preset_title,
+        describe_rules=describe_rules,
     )
     env.filters.update(
         backs=markup.backs,

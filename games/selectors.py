@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.describe import mode_order, table_mode
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.models import Deadline, Hand, Invitation, Move, Seat, Table
 from games.presence import present_users
@@ -187,9 +188,8 @@ class TableView(NamedTuple):
 
     @property
     def mode_label(self) -> str:
-        """The table's mode, as its players read it (``get_mode_display`` without its
-        per-call work)."""
-        return str(Table.Mode(self.table.mode).label)
+        """The table's mode, as its players read it (``games.describe``)."""
+        return table_mode(self.table)
 
     @property
     def watching(self) -> bool:
@@ -504,7 +504,7 @@ def my_games(*, user: User) -> list[GameCard]:
         cards.append(
             GameCard(
                 code=table.code,
-                mode=table.get_mode_display(),
+                mode=table_mode(table),
                 preset=str(PRESET_INFO[table.preset].title),
                 waiting=tv.waiting,
                 opponents=_(", ").join(s.name for s in others if not s.is_partner),
@@ -525,17 +525,20 @@ class RecordLine:
 
 
 def player_record(*, user: User) -> list[RecordLine]:
-    """Games played and won, per mode and preset (finished games only)."""
+    """Games played and won, per mode (``games.describe``: a stake table's stake, online
+    with simulated players apart) and preset (finished games only)."""
     seats = Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).select_related(
         "table"
     )
-    played: Counter[tuple[str, str]] = Counter()
-    won: Counter[tuple[str, str]] = Counter()
+    played: Counter[tuple[tuple[int, int], str, str]] = Counter()
+    won: Counter[tuple[tuple[int, int], str, str]] = Counter()
     for seat in seats:
-        key = (seat.table.mode, seat.table.preset)
+        table = seat.table
+        order = mode_order(table.mode, stake=table.stake, fillers=table.fillers)
+        key = (order, table_mode(table), table.preset)
         played[key] += 1
-        won[key] += seat.number in seat.table.winner_seats
+        won[key] += seat.number in table.winner_seats
     return [
-        RecordLine(mode, preset, played[mode, preset], won[mode, preset])
-        for mode, preset in sorted(played)
+        RecordLine(mode, preset, played[order, mode, preset], won[order, mode, preset])
+        for order, mode, preset in sorted(played)
     ]
