@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from domino_site import scaled, serve
+from domino_site import local, scaled, serve
 
 
 @pytest.fixture
@@ -90,8 +90,13 @@ def test_daphne_started_as_the_site_starts_it_runs_its_loop_on_uvloop(
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip().startswith("uvloop")
-    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
-    assert "-m domino_site.serve -b $(HOST) -p $(PORT)" in makefile
+    served: list[list[str]] = []  # make run and make dev: domino_site.local, then serve
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "k" * 50)  # no key file made in the checkout
+    monkeypatch.setattr(local, "prepare", lambda env, dev: None)
+    monkeypatch.setattr(local.os, "chdir", lambda path: None)
+    monkeypatch.setattr(local.os, "execve", lambda path, args, env: served.append(args))
+    local.main(["-b", "127.0.0.1", "-p", "9000"])
+    assert [args[1:3] for args in served] == [["-m", "domino_site.serve"]]
     started: list[list[str]] = []
     monkeypatch.setattr(scaled.subprocess, "Popen", lambda args, **kw: started.append(args))
     scaled.start({}, processes=2, port=9000, host="127.0.0.1", workers=0)
