@@ -5,13 +5,16 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test test-scaleout serve-scaled setup check pytest system-packages messages bench bench-load bench-check clean
+.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages bench bench-load bench-check clean
 
-## make run: set up, then serve the site with daphne on http://127.0.0.1:8000
+## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
+## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
 run: setup
-	$(BIN)/python manage.py migrate --noinput
-	@echo "Domino is on http://$(HOST):$(PORT)/"
-	$(BIN)/python -m domino_site.serve -b $(HOST) -p $(PORT) domino_site.asgi:application
+	$(BIN)/python -m domino_site.local -b $(HOST) -p $(PORT)
+
+## make dev: the same with debug on, for developers (Django's technical error pages)
+dev: setup
+	$(BIN)/python -m domino_site.local --dev -b $(HOST) -p $(PORT)
 
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest

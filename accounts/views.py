@@ -22,6 +22,7 @@ from .guests import signed_in
 from .levels import level_for
 from .limits import TOO_MANY, attempt_limited
 from .models import User
+from .names import say
 from .services import account_signup, guest_claim
 from .usernames import username_key
 
@@ -55,7 +56,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error("username", error)
         else:
             login(request, user, backend=backends.PATH)
-            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            messages.success(request, say(_("Welcome, %(name)s!"), name=user.username))
             return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -108,7 +109,7 @@ def claim(request: HttpRequest) -> HttpResponse:
             update_session_auth_hash(request, claimed)
             messages.success(
                 request,
-                _("Your account is yours: welcome, %(name)s!") % {"name": claimed.username},
+                say(_("Your account is yours: welcome, %(name)s!"), name=claimed.username),
             )
             return redirect(
                 _next_page(request) or reverse("accounts:profile", args=[claimed.username])

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
 from games import markup, regions
+from games.describe import describe_rules
 from games.forms import TableForm
 from games.fragments import shared
 from overrides.jinja2 import LeanEnvironment
@@ -45,6 +46,7 @@ def environment(**options: Any) -> Environment:
         log_lines=markup.log_lines,
         preset_title=markup.preset_title,
         settings_fields=TableForm.fields_of,
+        describe_rules=describe_rules,
     )
     env.filters.update(
         backs=markup.backs,

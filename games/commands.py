@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from accounts.names import say
 from games import services
 from games.errors import GameError
 from games.models import BotLevel
@@ -218,7 +219,7 @@ def _invite(table_id: int, user: User, data: dict[str, Any]) -> str:
     invitation = services.table_invite(
         table_id=table_id, by=user, username=data["username"], version=data["version"]
     )
-    return _("Invitation sent to %(name)s.") % {"name": invitation.to_user.display_name}
+    return say(_("Invitation sent to %(name)s."), name=invitation.to_user.display_name)
 
 
 def _cancel(table_id: int, user: User, data: dict[str, Any]) -> None:

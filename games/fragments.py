@@ -26,6 +26,7 @@ from django.utils.translation import get_language, trans_real
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
+from accounts import names
 from overrides.jinja2 import gettext_callables
 
 #: Fragments a process keeps (the oldest go first): a few MB.
@@ -114,7 +115,8 @@ def _render(
 def _with_words(context: dict[str, Any], language: str) -> dict[str, Any]:
     # The language's catalog looked up once per render, not once per message
     # (Django's gettext finds the active language in a context-local each time).
-    return {**context, "language": language, **gettext_callables(trans_real.translation(language))}
+    words = gettext_callables(trans_real.translation(language), fill=names.fill)
+    return {**context, "language": language, **words}
 
 
 def forget() -> None:

@@ -22,6 +22,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import Who
+from games.describe import mode_order, table_mode
 from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.models import Hand, Invitation, Move, Seat, Table
@@ -131,7 +133,7 @@ class LastMove(NamedTuple):
 
 
 class SideScore(NamedTuple):
-    names: str
+    names: Who
     points: int
     is_yours: bool
     won: bool
@@ -146,7 +148,7 @@ class RevealedHand(NamedTuple):
 
 class HandSummary(NamedTuple):
     number: int
-    winners: str
+    winners: Who
     points: int
     reason: str
 
@@ -164,15 +166,15 @@ class TableView(NamedTuple):
     draw_move: str | None
     pass_move: str | None
     your_turn: bool
-    turn_name: str
+    turn_name: Who
     log: tuple[LogLine, ...]
     scores: tuple[SideScore, ...]
     result: RoundResult | None
-    hand_winner_names: str
+    hand_winner_names: Who
     revealed: tuple[RevealedHand, ...]
     hand_summaries: tuple[HandSummary, ...]
     match_over: bool
-    winner_names: str
+    winner_names: Who
     you_won: bool
     invitations: tuple[str, ...]
     next_hand_at: datetime | None
@@ -197,9 +199,8 @@ class TableView(NamedTuple):
 
     @property
     def mode_label(self) -> str:
-        """The table's mode, as its players read it (``get_mode_display`` without its
-        per-call work)."""
-        return str(Table.Mode(self.table.mode).label)
+        """The table's mode, as its players read it (``games.describe``)."""
+        return table_mode(self.table)
 
     @property
     def watching(self) -> bool:
@@ -281,7 +282,6 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     you = mine.number if mine else None
     names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in seats}
-    joiner = _(" & ")  # translated once: the scores and each hand's summary join names
 
     player: PlayerView | None = None
     hand_summaries: tuple[HandSummary, ...] = ()
@@ -292,7 +292,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     if match is not None:
         player = match.round.view(you)
         scores, match_over, winners = match.scores, match.over, match.winners
-        hand_summaries = tuple(_summaries(hands, names, joiner))
+        hand_summaries = tuple(_summaries(hands, names, you))
 
     counts = player.hand_counts if player else None
     turn = player.turn if player and not player.over else None
@@ -343,13 +343,13 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         draw_move=draw_move,
         pass_move=pass_move,
         your_turn=bool(player and player.legal_moves),
-        turn_name=names[turn] if turn is not None else "",
+        turn_name=_named((turn,), names, you) if turn is not None else NOBODY,
         log=tuple(_log_lines(player, names, state.actors, _left_at(seats, len(hands) - 1)))
         if player
         else (),
         scores=tuple(
             SideScore(
-                names=_join_names(rules.seats_of(side), names, joiner),
+                names=_named(rules.seats_of(side), names, you),
                 points=points,
                 is_yours=side == your_side,
                 won=side == winning_side,
@@ -357,13 +357,13 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             for side, points in enumerate(scores)
         ),
         result=player.result if player else None,
-        hand_winner_names=_join_names(player.result.winners, names, joiner)
+        hand_winner_names=_named(player.result.winners, names, you)
         if player and player.result and player.result.winners
-        else "",
+        else NOBODY,
         revealed=_revealed(player, names) if player else (),
         hand_summaries=hand_summaries,
         match_over=match_over,
-        winner_names=_join_names(winners, names, joiner) if winners else "",
+        winner_names=_named(winners, names, you) if winners else NOBODY,
         you_won=you is not None and you in winners,
         invitations=invitations,
         next_hand_at=deadlines.get(NEXT_HAND)
@@ -378,8 +378,13 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     )
 
 
-def _join_names(seats: tuple[int, ...], names: dict[int, str], joiner: str) -> str:
-    return joiner.join(names[s] for s in seats)
+#: No player: a hand or a match without a winner, nobody's turn.
+NOBODY = Who(())
+
+
+def _named(seats: tuple[int, ...], names: dict[int, str], you: int | None) -> Who:
+    """The players at ``seats``, as sentences name them (``accounts.names``)."""
+    return Who([names[s] for s in seats], you=seats.index(you) if you in seats else -1)
 
 
 def _hand_and_moves(
@@ -469,17 +474,13 @@ def _revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, 
     )
 
 
-def _summaries(hands: list[Hand], names: dict[int, str], joiner: str) -> list[HandSummary]:
+def _summaries(hands: list[Hand], names: dict[int, str], you: int | None) -> list[HandSummary]:
     out = []
     for h in hands:
         if not h.reason:
             continue
         seats = tuple(int(s) for s in h.winners.split(",") if s)
-        out.append(
-            HandSummary(
-                h.number + 1, _join_names(seats, names, joiner) if seats else "", h.points, h.reason
-            )
-        )
+        out.append(HandSummary(h.number + 1, _named(seats, names, you), h.points, h.reason))
     return out
 
 
@@ -536,8 +537,8 @@ class GameCard:
     mode: str
     preset: str
     waiting: bool
-    opponents: str
-    partner: str
+    opponents: Who
+    partner: Who
     score: str  # "yours – theirs", your side first
     your_turn: bool
 
@@ -561,11 +562,11 @@ def my_games(*, user: User) -> list[GameCard]:
         cards.append(
             GameCard(
                 code=table.code,
-                mode=table.get_mode_display(),
+                mode=table_mode(table),
                 preset=str(PRESET_INFO[table.preset].title),
                 waiting=tv.waiting,
-                opponents=_(", ").join(s.name for s in others if not s.is_partner),
-                partner=next((s.name for s in others if s.is_partner), ""),
+                opponents=Who(s.name for s in others if not s.is_partner),
+                partner=Who(s.name for s in others if s.is_partner),
                 score=" – ".join([str(yours), *theirs]) if tv.playing else "",
                 your_turn=tv.your_turn,
             )
@@ -582,17 +583,20 @@ class RecordLine:
 
 
 def player_record(*, user: User) -> list[RecordLine]:
-    """Games played and won, per mode and preset (finished games only)."""
+    """Games played and won, per mode (``games.describe``: a stake table's stake, online
+    with simulated players apart) and preset (finished games only)."""
     seats = Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).select_related(
         "table"
     )
-    played: Counter[tuple[str, str]] = Counter()
-    won: Counter[tuple[str, str]] = Counter()
+    played: Counter[tuple[tuple[int, int], str, str]] = Counter()
+    won: Counter[tuple[tuple[int, int], str, str]] = Counter()
     for seat in seats:
-        key = (seat.table.mode, seat.table.preset)
+        table = seat.table
+        order = mode_order(table.mode, stake=table.stake, fillers=table.fillers)
+        key = (order, table_mode(table), table.preset)
         played[key] += 1
-        won[key] += seat.number in seat.table.winner_seats
+        won[key] += seat.number in table.winner_seats
     return [
-        RecordLine(mode, preset, played[mode, preset], won[mode, preset])
-        for mode, preset in sorted(played)
+        RecordLine(mode, preset, played[order, mode, preset], won[order, mode, preset])
+        for order, mode, preset in sorted(played)
     ]

@@ -7,11 +7,10 @@ from dataclasses import replace
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.describe import describe_rules
 from games.engine import PRESETS, Rules
-from games.presets import PRESET_INFO
 
 
 def pool_key(rules: Rules) -> str:
@@ -48,18 +47,9 @@ class Pool(models.Model):
 
     @property
     def label(self) -> str:
-        """The settings in words, in the active language: "Dominoes · 2 players · 7 tiles…"."""
-        if self.teams:
-            seating = gettext("4 players in pairs")
-        else:
-            seating = gettext("%(n)s players") % {"n": self.players}
-        tiles = gettext("%(n)s tiles each") % {"n": self.hand_size}
-        draw = gettext("draw from the boneyard") if self.draw else gettext("pass (block game)")
-        if self.target is None:
-            target = gettext("a single hand")
-        else:
-            target = gettext("%(n)s points") % {"n": self.target}
-        return " · ".join([str(PRESET_INFO[self.preset].title), seating, tiles, draw, target])
+        """The settings in words, in the active language (``games.describe``):
+        "Dominoes · 2 players · 7 tiles each · draw game · to 100 points"."""
+        return describe_rules(self.rules)
 
     def form_values(self) -> dict[str, str]:
         """The settings form's values for this pool (the lobby's "join" buttons)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import types
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
 from jinja2 import Environment, pass_context
@@ -84,13 +84,21 @@ class LeanEnvironment(Environment):
         return {**self.globals, **(d or {})}
 
 
+def _percent(message: str, values: Mapping[str, Any]) -> str:
+    return message % values
+
+
 @functools.lru_cache(maxsize=32)
-def gettext_callables(catalog: Any) -> dict[str, Callable[..., str]]:
+def gettext_callables(
+    catalog: Any, fill: Callable[[str, Mapping[str, Any]], str] = _percent
+) -> dict[str, Callable[..., str]]:
     """The gettext functions Jinja2's ``{% trans %}`` and ``_()`` call, for one catalog:
     as Jinja2's "new style" ones (``jinja2.ext._make_new_gettext``), but calling the
     catalog straight rather than through ``Context.call``, and formatting a message
     only when there is something to format (Jinja2's always do: ``%%`` becomes ``%``,
-    which formatting a message with a ``%`` in it still does here)."""
+    which formatting a message with a ``%`` in it still does here).  ``fill`` formats
+    a message with its values (``message % values`` unless the caller says otherwise:
+    the site writes players' names with the language's rules)."""
     catalog_gettext, catalog_ngettext = catalog.gettext, catalog.ngettext
 
     @pass_context
@@ -98,7 +106,7 @@ def gettext_callables(catalog: Any) -> dict[str, Callable[..., str]]:
         rv = catalog_gettext(__string)
         if __context.eval_ctx.autoescape:
             rv = Markup(rv)
-        return rv % variables if variables or "%" in rv else rv  # type: ignore[no-any-return]
+        return fill(rv, variables) if variables or "%" in rv else rv
 
     @pass_context
     def ngettext(
@@ -108,7 +116,7 @@ def gettext_callables(catalog: Any) -> dict[str, Callable[..., str]]:
         rv = catalog_ngettext(__singular, __plural, __num)
         if __context.eval_ctx.autoescape:
             rv = Markup(rv)
-        return rv % variables  # type: ignore[no-any-return]
+        return fill(rv, variables)
 
     # ``_`` too: Jinja2's own ``_`` is an alias that looks ``gettext`` up and calls it
     return {"gettext": gettext, "ngettext": ngettext, "_": gettext}

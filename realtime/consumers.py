@@ -74,7 +74,14 @@ class ViewerConsumer(InTurnConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
-        self.language = chosen_language(self.scope.get("cookies", {}))
+        self.language = chosen_language(self.scope.get("cookies", {}), self._accept_language())
+
+    def _accept_language(self) -> str:
+        """The browser's ``Accept-Language`` header, as sent with the socket's upgrade."""
+        for name, value in self.scope.get("headers", ()):
+            if name.lower() == b"accept-language":
+                return bytes(value).decode("latin-1")
+        return ""
 
     async def disconnect(self, code: int) -> None:
         await self._close_down()

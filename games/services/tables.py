@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import say
 from accounts.selectors import player_by_username
 from games import live
 from games.bot_names import bot_name
@@ -344,13 +345,13 @@ def table_invite(*, table_id: int, by: User, username: str, version: int) -> Inv
     if invitee.pk == by.pk:
         raise GameError(_("You are already at this table."))
     if table.seats.filter(user=invitee).exists():
-        raise GameError(_("%(name)s is already at this table.") % {"name": invitee.display_name})
+        raise GameError(say(_("%(name)s is already at this table."), name=invitee.display_name))
     try:
         with transaction.atomic():
             invitation = Invitation.objects.create(table=table, from_user=by, to_user=invitee)
     except IntegrityError:
         raise GameError(
-            _("%(name)s has already been invited.") % {"name": invitee.display_name}
+            say(_("%(name)s has already been invited."), name=invitee.display_name)
         ) from None
     live.user_invited(user_id=invitee.pk)
     table_changed(table)

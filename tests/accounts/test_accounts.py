@@ -109,7 +109,9 @@ def test_the_profile_shows_games_played_and_won_per_mode_and_preset(
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED, winners="1")
     page = english.get(reverse("accounts:profile", args=["BRUNO"]))
     record = page.context["record"]
-    assert [(r.mode, r.preset, r.played, r.won) for r in record] == [("friends", "duello", 1, 1)]
+    assert [(r.mode, r.preset, r.played, r.won) for r in record] == [
+        ("with friends", "duello", 1, 1)
+    ]
     assert "Level 1" in page.content.decode()
 
 

@@ -10,6 +10,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,33 +44,18 @@ class LiveSite:
         self.log = (workdir / "daphne.log").open("a")
         self.port = scaled.free_ports()
         self.url = f"http://127.0.0.1:{self.port}"
-        for command in (["migrate"], ["collectstatic"]):
-            subprocess.run(
-                [sys.executable, "manage.py", *command, "--noinput", "-v", "0"],
-                cwd=ROOT,
-                env=self.env,
-                check=True,
-            )
         self.server: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """As ``make run`` serves the site: migrate, collect the static files, daphne."""
         self.server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "domino_site.serve",  # as make run serves it
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "domino_site.asgi:application",
-            ],
+            [sys.executable, "-m", "domino_site.local", "-b", "127.0.0.1", "-p", str(self.port)],
             cwd=ROOT,
             env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        for _ in range(150):
+        for _ in range(600):  # the first start migrates a fresh database
             try:
                 urllib.request.urlopen(f"{self.url}/healthz", timeout=1)
                 return
@@ -97,6 +83,21 @@ def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSite]:
     site.stop()
 
 
+class ItalianBrowser:
+    """Chromium whose pages ask for Italian (``Accept-Language: it-IT``) unless a
+    test gives another ``locale``: the site follows the browser's language, and
+    the tests read the site's default."""
+
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+
+    def new_context(self, **options: Any) -> Any:
+        return self.chromium.new_context(**{"locale": "it-IT", **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.chromium, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
@@ -116,7 +117,7 @@ def browser() -> Iterator[object]:
                 "--disable-sync",
             ],
         )
-        yield chromium
+        yield ItalianBrowser(chromium)
         chromium.close()
 
 

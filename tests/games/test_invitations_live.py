@@ -61,7 +61,7 @@ async def test_the_home_pages_invitations_panel_lists_an_invitation_as_it_arrive
     first = await invite("anna", "bruno", "duello")
     frame = await next_frame(home)
     assert "anna invites you to a table." in frame
-    assert "Classic duel · 2 players · to 100 points" in frame  # to what
+    assert "Classic duel · 2 players · 7 tiles each · draw game · to 100 points" in frame
     listed = panel(frame)
     assert "anna invites you" in listed
     assert reverse("invitation_accept", args=[first]) in listed
@@ -97,6 +97,9 @@ async def test_the_toast_speaks_the_invitees_language() -> None:
     await invite("anna", "bruno", "duello")
     frame = await next_frame(italian)
     assert "anna ti invita a un tavolo." in frame
-    assert "Domino classico, duello · 2 giocatori · a 100 punti" in frame
+    assert (
+        "Domino classico, duello · 2 giocatori · 7 tessere a testa · con pesca · a 100 punti"
+        in frame
+    )
     assert "Inviti" in panel(frame)
     await italian.disconnect()

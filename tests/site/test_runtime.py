@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from domino_site import scaled, serve
+from domino_site import local, scaled, serve
 
 
 @pytest.fixture
@@ -79,13 +79,20 @@ def test_ports_for_a_started_server_are_outside_the_range_of_outgoing_connection
 def test_daphne_started_as_the_site_starts_it_runs_its_loop_on_uvloop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """make serve-scaled and the browser tests start ``domino_site.serve``."""
+    """make run, make dev, make serve-scaled and the browser tests start ``domino_site.serve``."""
     probe = (
         "from domino_site import serve; serve.use_uvloop(); "
         "from daphne import server; print(type(server.twisted_loop).__module__)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip().startswith("uvloop")
+    served: list[list[str]] = []  # make run and make dev: domino_site.local, then serve
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "k" * 50)  # no key file made in the checkout
+    monkeypatch.setattr(local, "prepare", lambda env, dev: None)
+    monkeypatch.setattr(local.os, "chdir", lambda path: None)
+    monkeypatch.setattr(local.os, "execve", lambda path, args, env: served.append(args))
+    local.main(["-b", "127.0.0.1", "-p", "9000"])
+    assert [args[1:3] for args in served] == [["-m", "domino_site.serve"]]
     started: list[list[str]] = []
     monkeypatch.setattr(scaled.subprocess, "Popen", lambda args, **kw: started.append(args))
     scaled.start({}, processes=2, port=9000, host="127.0.0.1", workers=0)
