@@ -14,8 +14,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from games.selectors import player_record
-
 from . import backends, constants
 from .forms import ClaimForm, SignupForm
 from .guests import signed_in
@@ -128,17 +126,8 @@ def _next_page(request: HttpRequest) -> str | None:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username_key=username_key(username))
-    record = player_record(user=player)
     return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "record": record,
-            "played": sum(r.played for r in record),
-            "won": sum(r.won for r in record),
-            "level": level_for(player.xp),
-        },
+        request, "accounts/profile.html", {"player": player, "level": level_for(player.xp)}
     )
 
 

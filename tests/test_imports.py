@@ -1,5 +1,6 @@
 """How the apps depend on each other, read from their imports: ``domino_site`` is the
-wiring only (no app imports it), and no app imports another's private names."""
+wiring only (no app imports it), no app imports another's private names, and the
+apps underneath (players, time-based work) know nothing of the apps built on them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "economy", "games", "league", "matchmaking", "realtime", "overrides")
+APPS = (
+    "accounts",
+    "deadlines",
+    "economy",
+    "games",
+    "league",
+    "matchmaking",
+    "realtime",
+    "overrides",
+)
 
 
 def imports(app: str) -> Iterator[tuple[str, str, str]]:
@@ -44,5 +54,18 @@ def test_no_app_imports_another_apps_private_names() -> None:
         if module.split(".")[0] in APPS
         and module.split(".")[0] != app
         and (name.startswith("_") or any(part.startswith("_") for part in module.split(".")))
+    ]
+    assert found == []
+
+
+def test_players_and_time_based_work_know_nothing_of_the_apps_built_on_them() -> None:
+    """A player's record comes from where the games are (its template tag), and each app
+    registers its own kinds of deadline."""
+    above = {"games", "economy", "league", "matchmaking"}
+    found = [
+        (where, module)
+        for app in ("accounts", "deadlines")
+        for where, module, _name in imports(app)
+        if module.split(".")[0] in above
     ]
     assert found == []
