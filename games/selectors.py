@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -24,7 +25,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import Who
 from games.describe import mode_order, table_mode
-from games.engine import Draw, Pass, Play, PlayerView, RoundResult, Rules, Tile
+from games.engine import Draw, Match, Pass, Play, PlayerView, RoundResult, Rules, Tile
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.models import Hand, Invitation, Move, Seat, Table
 from games.payouts import Payout
@@ -275,31 +276,78 @@ def table_view(
 
 def view_of(state: TableState, user: User | None, with_presence: bool = False) -> TableView:
     """One viewer's view of a table's state: their own hand only (no query)."""
-    table, seats, hands = state.table, list(state.seats), list(state.hands)
-    people = [s.user_id for s in seats if s.user_id is not None]
-    present = present_users(table_id=table.pk, user_ids=people) if with_presence else None
-    rules = state.rules
-    mine = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+    table, rules, hands = state.table, state.rules, state.hands
+    mine = next((s for s in state.seats if user is not None and s.user_id == user.pk), None)
     you = mine.number if mine else None
-    names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in seats}
-
-    player: PlayerView | None = None
-    hand_summaries: tuple[HandSummary, ...] = ()
-    scores: tuple[int, ...] = (0,) * rules.sides
-    match_over = False
-    winners: tuple[int, ...] = ()
+    names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in state.seats}
     match = state.match()
-    if match is not None:
-        player = match.round.view(you)
-        scores, match_over, winners = match.scores, match.over, match.winners
-        hand_summaries = tuple(_summaries(hands, names, you))
+    player = match.round.view(you) if match is not None else None
+    winners = match.winners if match is not None else ()
+    match_over = match is not None and match.over
+    last = _last_move(player, len(hands)) if player else None
+    turn = player.turn if player and not player.over else None
+    hand, draw_move, pass_move = _hand_and_moves(player)
+    deadlines = state.deadlines
+    return TableView(
+        table=table,
+        rules=rules,
+        version=table.version,
+        you=you,
+        is_host=user is not None and table.host_id == user.pk,
+        seats=_seat_infos(state, you, names, player, last, with_presence),
+        hand_number=len(hands),
+        player=player,
+        hand=hand,
+        draw_move=draw_move,
+        pass_move=pass_move,
+        your_turn=bool(player and player.legal_moves),
+        turn_name=_named((turn,), names, you) if turn is not None else NOBODY,
+        log=tuple(_log_lines(player, names, state.actors, _left_at(state.seats, len(hands) - 1)))
+        if player
+        else (),
+        scores=_side_scores(rules, match, names, you),
+        result=player.result if player else None,
+        hand_winner_names=_named(player.result.winners, names, you)
+        if player and player.result and player.result.winners
+        else NOBODY,
+        revealed=_revealed(player, names) if player else (),
+        hand_summaries=tuple(_summaries(hands, names, you)) if match is not None else (),
+        match_over=match_over,
+        winner_names=_named(winners, names, you) if winners else NOBODY,
+        you_won=you is not None and you in winners,
+        invitations=state.invitations,
+        next_hand_at=deadlines.get(NEXT_HAND)
+        if player and player.over and not match_over
+        else None,
+        turn_ends_at=deadlines.get(TURN_CLOCK),
+        fill_ends_at=deadlines.get(STAKE_FILL),
+        last_move=last,
+        you_are_away=bool(mine and mine.away),
+        you_are_ready=bool(mine and mine.ready),
+        payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+    )
 
+
+def _seat_infos(
+    state: TableState,
+    you: int | None,
+    names: dict[int, str],
+    player: PlayerView | None,
+    last: LastMove | None,
+    with_presence: bool,
+) -> tuple[SeatInfo, ...]:
+    """Every seat as this viewer sees it, theirs at the bottom and the others round the
+    table in playing order; who is online only ``with_presence`` (one cache read)."""
+    table, rules, seats = state.table, state.rules, state.seats
+    present = None
+    if with_presence:
+        people = [s.user_id for s in seats if s.user_id is not None]
+        present = present_users(table_id=table.pk, user_ids=people)
     counts = player.hand_counts if player else None
     turn = player.turn if player and not player.over else None
     base = you if you is not None else 0
-    last = _last_move(player, len(hands)) if player else None
     positions = _POSITIONS[rules.players]
-    seat_infos = tuple(
+    return tuple(
         SeatInfo(
             number=s.number,
             name=names[s.number],
@@ -326,55 +374,24 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         )
         for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
     )
-    hand, draw_move, pass_move = _hand_and_moves(player)
-    invitations, deadlines = state.invitations, state.deadlines
+
+
+def _side_scores(
+    rules: Rules, match: Match | None, names: dict[int, str], you: int | None
+) -> tuple[SideScore, ...]:
+    """Each side's points in the match, this viewer's side marked."""
+    scores = match.scores if match is not None else (0,) * rules.sides
+    winners = match.winners if match is not None else ()
     your_side = rules.side_of(you) if you is not None else None
     winning_side = rules.side_of(winners[0]) if winners else None
-    return TableView(
-        table=table,
-        rules=rules,
-        version=table.version,
-        you=you,
-        is_host=user is not None and table.host_id == user.pk,
-        seats=seat_infos,
-        hand_number=len(hands),
-        player=player,
-        hand=hand,
-        draw_move=draw_move,
-        pass_move=pass_move,
-        your_turn=bool(player and player.legal_moves),
-        turn_name=_named((turn,), names, you) if turn is not None else NOBODY,
-        log=tuple(_log_lines(player, names, state.actors, _left_at(seats, len(hands) - 1)))
-        if player
-        else (),
-        scores=tuple(
-            SideScore(
-                names=_named(rules.seats_of(side), names, you),
-                points=points,
-                is_yours=side == your_side,
-                won=side == winning_side,
-            )
-            for side, points in enumerate(scores)
-        ),
-        result=player.result if player else None,
-        hand_winner_names=_named(player.result.winners, names, you)
-        if player and player.result and player.result.winners
-        else NOBODY,
-        revealed=_revealed(player, names) if player else (),
-        hand_summaries=hand_summaries,
-        match_over=match_over,
-        winner_names=_named(winners, names, you) if winners else NOBODY,
-        you_won=you is not None and you in winners,
-        invitations=invitations,
-        next_hand_at=deadlines.get(NEXT_HAND)
-        if player and player.over and not match_over
-        else None,
-        turn_ends_at=deadlines.get(TURN_CLOCK),
-        fill_ends_at=deadlines.get(STAKE_FILL),
-        last_move=last,
-        you_are_away=bool(mine and mine.away),
-        you_are_ready=bool(mine and mine.ready),
-        payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+    return tuple(
+        SideScore(
+            names=_named(rules.seats_of(side), names, you),
+            points=points,
+            is_yours=side == your_side,
+            won=side == winning_side,
+        )
+        for side, points in enumerate(scores)
     )
 
 
@@ -423,7 +440,7 @@ def _last_move(player: PlayerView, hand_number: int) -> LastMove | None:
     return LastMove(event.seat, kind, None, "", key)
 
 
-def _left_at(seats: list[Seat], hand: int) -> dict[int, list[int]]:
+def _left_at(seats: Iterable[Seat], hand: int) -> dict[int, list[int]]:
     """The seats whose player left during ``hand``, by the ply they left before."""
     left: dict[int, list[int]] = {}
     for s in seats:
@@ -474,7 +491,7 @@ def _revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, 
     )
 
 
-def _summaries(hands: list[Hand], names: dict[int, str], you: int | None) -> list[HandSummary]:
+def _summaries(hands: Iterable[Hand], names: dict[int, str], you: int | None) -> list[HandSummary]:
     out = []
     for h in hands:
         if not h.reason:
