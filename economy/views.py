@@ -93,3 +93,10 @@ def buy(request: HttpRequest) -> HttpResponse:
 
 def _when(at: datetime) -> str:
     return formats.date_format(timezone.localtime(at), "SHORT_DATETIME_FORMAT")
+
+
+def header_coins(request: HttpRequest) -> HttpResponse:
+    """The header's balance alone: the end of a paid match asks for it again."""
+    user = _player(request)
+    balance = None if user is None or user.is_guest else selectors.balance_of(user=user)
+    return render(request, "economy/_header_coins.html", {"balance": balance})

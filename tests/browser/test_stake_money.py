@@ -22,6 +22,12 @@ def header_coins(page: Any) -> int:
     return int(re.sub(r"\D", "", page.locator("#header-coins").inner_text()))
 
 
+def coins_paid(page: Any) -> int:
+    """The coins the end screen says it paid this player (the pot, a refund, rewards)."""
+    shown = page.locator("#payouts .payout:is(.pot, .refund, .coins) .amount").all_inner_texts()
+    return sum(int(text.strip("+")) for text in shown)
+
+
 def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
@@ -38,6 +44,7 @@ def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
         page.wait_for_selector("#board .line", timeout=15_000)
         # Italian, the site's default: "Stake 100 · pot 200"
         assert re.search(r"Posta\s+100\s+·\s+piatto\s+200", page.locator("#stake-pot").inner_text())
+    playing = {"anna": header_coins(anna), "bruno": header_coins(bruno)}  # the stakes paid
     waiting = next(p for p in (anna, bruno) if p.locator("#status .your-turn").count() == 0)
     waiting.wait_for_function("() => document.title.includes('Posta 100 · piatto 200')")
     deadline = time.monotonic() + 120
@@ -48,8 +55,14 @@ def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
             time.sleep(0.2)
     else:
         raise AssertionError("the stake game did not end")
-    for page in (anna, bruno):
+    for name, page in (("anna", anna), ("bruno", bruno)):
         page.wait_for_selector("#status #payouts")
+        # the header's balance follows what the end paid, without a reload
+        expected = playing[name] + coins_paid(page)
+        page.wait_for_function(
+            "n => document.querySelector('#header-coins').innerText.replace(/\\D/g, '') == n",
+            arg=expected,
+        )
     anna.screenshot(path=artifacts / "stake-end-desktop.png", full_page=True)
     bruno.screenshot(path=artifacts / "stake-end-phone.png", full_page=True)
     won = {
