@@ -30,7 +30,9 @@ PLAYER = "tavola_piena"
 
 #: For each (players, tiles on the line): a computer table whose hand starts at a
 #: position the engine's bots reached, seat 0 (the player) to move with a tile that
-#: fits; nothing moves afterwards (the bots' deadlines are gone).
+#: fits; nothing moves afterwards (the bots' deadlines are gone).  Early, the player
+#: still holds a full hand; late, a tile of theirs fits both ends (its two buttons
+#: make the hand its tallest).
 SETUP = """
 import json, random
 from dataclasses import replace
@@ -39,12 +41,18 @@ from accounts.models import User
 from games import services
 from games.engine import PRESETS, Play, Round, make_bot
 
+def wanted(r, length):
+    plays = [m.tile for m in r.legal_moves() if isinstance(m, Play)]
+    if length <= 3:
+        return plays and len(r.hands[0]) >= 7
+    return len(set(plays)) < len(plays)
+
 def position(rules, length):
     for seed in range(2000):
         r, bot = Round.deal(rules, rng=random.Random(seed)), make_bot("easy")
         while not r.over:
             if len(r.line) >= length and r.turn == 0:
-                if any(isinstance(m, Play) for m in r.legal_moves()):
+                if wanted(r, length):
                     return r.position()
                 break
             r.play(bot.choose(r.view(r.turn)))
