@@ -24,8 +24,9 @@ SIZES = {
     "360x640": {"width": 360, "height": 640},
     "1280x800": {"width": 1280, "height": 800},
 }
-#: tiles on the line: a hand's first moves, and late in a hand
-LINE = {"early": 3, "late": {2: 22, 3: 17, 4: 20}}
+#: (players, stage) -> tiles on the line: a hand's first moves, and late in a hand
+LINE = {(2, "early"): 3, (3, "early"): 3, (4, "early"): 3}
+LINE |= {(2, "late"): 22, (3, "late"): 17, (4, "late"): 20}
 PLAYER = "tavola_piena"
 
 #: For each (players, tiles on the line): a computer table whose hand starts at a
@@ -41,18 +42,18 @@ from accounts.models import User
 from games import services
 from games.engine import PRESETS, Play, Round, make_bot
 
-def wanted(r, length):
+def wanted(r, stage):
     plays = [m.tile for m in r.legal_moves() if isinstance(m, Play)]
-    if length <= 3:
+    if stage == "early":
         return plays and len(r.hands[0]) >= 7
     return len(set(plays)) < len(plays)
 
-def position(rules, length):
+def position(rules, length, stage):
     for seed in range(2000):
         r, bot = Round.deal(rules, rng=random.Random(seed)), make_bot("easy")
         while not r.over:
             if len(r.line) >= length and r.turn == 0:
-                if wanted(r, length):
+                if wanted(r, stage):
                     return r.position()
                 break
             r.play(bot.choose(r.view(r.turn)))
@@ -60,15 +61,15 @@ def position(rules, length):
 
 user = User.objects.create_user("%(player)s", password="tavolo-verde-42")
 codes = {}
-for players, length in %(wanted)s:
+for players, stage, length in %(wanted)s:
     rules = replace(PRESETS["domino"], players=players, hand_size=7)
     with transaction.atomic():  # the worker never sees the dealt hand's deadlines
         table = services.table_create(host=user, mode="computer", rules=rules, bot_level="easy")
         hand = table.hands.get()
-        hand.initial_position = position(rules, length)
+        hand.initial_position = position(rules, length, stage)
         hand.save()
         table.deadlines.all().delete()
-    codes[f"{players}-{length}"] = table.code
+    codes[f"{players}-{stage}"] = table.code
 print(json.dumps(codes))
 """
 
@@ -76,14 +77,10 @@ print(json.dumps(codes))
 @pytest.fixture(scope="module")
 def tables(live_site: LiveSite) -> dict[str, str]:
     """Table codes by "players-stage", for PLAYER."""
-    wanted = [(n, LINE["early"]) for n in (2, 3, 4)] + [(n, LINE["late"][n]) for n in (2, 3, 4)]
+    wanted = [(players, stage, length) for (players, stage), length in LINE.items()]
     setup = SETUP % {"player": PLAYER, "wanted": wanted}
-    codes = json.loads(manage_last_line(live_site.env, "shell", "-c", setup))
-    return {
-        f"{n}-{stage}": codes[f"{n}-{LINE['early'] if stage == 'early' else LINE['late'][n]}"]
-        for n in (2, 3, 4)
-        for stage in ("early", "late")
-    }
+    codes: dict[str, str] = json.loads(manage_last_line(live_site.env, "shell", "-c", setup))
+    return codes
 
 
 def boxes(page: Any, selector: str) -> list[dict[str, float]]:
@@ -143,7 +140,7 @@ def test_the_whole_table_fits_one_screen_at_every_size(
         page.wait_for_selector("#hand .my-tile")
         page.wait_for_timeout(150)  # fonts and the grid settled
         placed = page.locator("#board .placed").count()
-        assert placed >= (LINE["early"] if stage == "early" else LINE["late"][players])
+        assert placed >= LINE[players, stage]
         page.screenshot(path=artifacts / f"layout-{players}p-{stage}-{size}.png")
         assert_fits(
             page,
@@ -157,6 +154,8 @@ def test_the_whole_table_fits_one_screen_at_every_size(
             },
         )
         assert page.locator("#seats .seat").count() == players
+        # beside compact seats the board keeps at least half the screen's width
+        assert boxes(page, "#board")[0]["width"] >= viewport["width"] / 2, size
         # the line wraps within its box: no tile hidden in a scroll
         assert page.evaluate(
             "() => { const l = document.querySelector('#board .line');"
