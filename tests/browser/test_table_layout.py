@@ -1,0 +1,195 @@
+"""The whole table in one screen: during play the line, every seat, the player's
+hand and the prompt fit the viewport without scrolling, on two phones and a
+desktop, with 2, 3 and 4 players, early in a hand and late (a long line).  The
+positions are built through the engine (bots playing a dealt hand) and stored as
+the hand's starting position, so each screen shows a real table at once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures import manage_last_line
+
+from .conftest import LiveSite
+from .test_play_in_the_browser import log_in, new_page
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "390x844": {"width": 390, "height": 844},
+    "360x640": {"width": 360, "height": 640},
+    "1280x800": {"width": 1280, "height": 800},
+}
+#: (players, stage) -> tiles on the line: a hand's first moves, and late in a hand
+LINE = {(2, "early"): 3, (3, "early"): 3, (4, "early"): 3}
+LINE |= {(2, "late"): 22, (3, "late"): 17, (4, "late"): 20}
+PLAYER = "tavola_piena"
+
+#: For each (players, tiles on the line): a computer table whose hand starts at a
+#: position the engine's bots reached, seat 0 (the player) to move with a tile that
+#: fits; nothing moves afterwards (the bots' deadlines are gone).  Early, the player
+#: still holds a full hand; late, a tile of theirs fits both ends (its two buttons
+#: make the hand its tallest).
+SETUP = """
+import json, random
+from dataclasses import replace
+from django.db import transaction
+from accounts.models import User
+from games import services
+from games.engine import PRESETS, Play, Round, make_bot
+
+def wanted(r, stage):
+    plays = [m.tile for m in r.legal_moves() if isinstance(m, Play)]
+    if stage == "early":
+        return plays and len(r.hands[0]) >= 7
+    return len(set(plays)) < len(plays)
+
+def position(rules, length, stage):
+    for seed in range(2000):
+        r, bot = Round.deal(rules, rng=random.Random(seed)), make_bot("easy")
+        while not r.over:
+            if len(r.line) >= length and r.turn == 0:
+                if wanted(r, stage):
+                    return r.position()
+                break
+            r.play(bot.choose(r.view(r.turn)))
+    raise AssertionError("no position found")
+
+user = User.objects.create_user("%(player)s", password="tavolo-verde-42")
+codes = {}
+for players, stage, length in %(wanted)s:
+    rules = replace(PRESETS["domino"], players=players, hand_size=7)
+    with transaction.atomic():  # the worker never sees the dealt hand's deadlines
+        table = services.table_create(host=user, mode="computer", rules=rules, bot_level="easy")
+        hand = table.hands.get()
+        hand.initial_position = position(rules, length, stage)
+        hand.save()
+        table.deadlines.all().delete()
+    codes[f"{players}-{stage}"] = table.code
+print(json.dumps(codes))
+"""
+
+
+@pytest.fixture(scope="module")
+def tables(live_site: LiveSite) -> dict[str, str]:
+    """Table codes by "players-stage", for PLAYER."""
+    wanted = [(players, stage, length) for (players, stage), length in LINE.items()]
+    setup = SETUP % {"player": PLAYER, "wanted": wanted}
+    codes: dict[str, str] = json.loads(manage_last_line(live_site.env, "shell", "-c", setup))
+    return codes
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    """The boxes of what ``selector`` matches (each as the page lays it out now)."""
+    found: list[dict[str, float]] = page.evaluate(
+        "s => [...document.querySelectorAll(s)].map(e => e.getBoundingClientRect())"
+        ".map(r => ({x: r.x, y: r.y, width: r.width, height: r.height}))",
+        selector,
+    )
+    return found
+
+
+def outside(box: dict[str, float], width: float, height: float) -> bool:
+    """Whether any part of ``box`` lies outside a width × height viewport (or it is empty)."""
+    return (
+        box["width"] == 0
+        or box["height"] == 0
+        or box["x"] < -0.5
+        or box["y"] < -0.5
+        or box["x"] + box["width"] > width + 0.5
+        or box["y"] + box["height"] > height + 0.5
+    )
+
+
+def assert_fits(page: Any, viewport: dict[str, int], critical: dict[str, str]) -> None:
+    """Every play-critical box inside the viewport, the page at its top, no sideways scroll."""
+    page.evaluate("window.scrollTo(0, 0)")
+    width, height = viewport["width"], viewport["height"]
+    for name, selector in critical.items():
+        found = boxes(page, selector)
+        assert found, f"{name}: nothing matches {selector}"
+        off = [b for b in found if outside(b, width, height)]
+        assert not off, f"{name} lies outside the {width}x{height} viewport: {off}"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def long_sides(page: Any, selector: str) -> list[float]:
+    return [max(b["width"], b["height"]) for b in boxes(page, selector)]
+
+
+@pytest.mark.parametrize("stage", ["early", "late"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_whole_table_fits_one_screen_at_every_size(
+    browser: Any,
+    live_site: LiveSite,
+    tables: dict[str, str],
+    artifacts: Path,
+    players: int,
+    stage: str,
+) -> None:
+    code = tables[f"{players}-{stage}"]
+    errors: list[str] = []
+    for size, viewport in SIZES.items():
+        page = new_page(browser, viewport, errors)
+        log_in(page, live_site.url, PLAYER)
+        page.goto(f"{live_site.url}/t/{code}/")
+        page.wait_for_selector("#hand .my-tile")
+        page.wait_for_timeout(150)  # fonts and the grid settled
+        placed = page.locator("#board .placed").count()
+        assert placed >= LINE[players, stage]
+        page.screenshot(path=artifacts / f"layout-{players}p-{stage}-{size}.png")
+        assert_fits(
+            page,
+            viewport,
+            {
+                "the line": "#board .line",
+                "each tile of the line": "#board .placed",
+                "the seats": "#seats .seat",
+                "the hand": "#hand .my-tile",
+                "the prompt": "#status .your-turn",
+            },
+        )
+        assert page.locator("#seats .seat").count() == players
+        # beside compact seats the board keeps at least half the screen's width
+        assert boxes(page, "#board")[0]["width"] >= viewport["width"] / 2, size
+        # the line wraps within its box: no tile hidden in a scroll
+        assert page.evaluate(
+            "() => { const l = document.querySelector('#board .line');"
+            " return l.scrollHeight <= l.clientHeight + 1 && l.scrollWidth <= l.clientWidth + 1; }"
+        ), size
+        assert page.locator("#seats svg.tile").count() == 0  # the others' tiles: a count only
+        # the line's tiles: never under 28 px on a phone, larger on a desktop
+        shortest = min(long_sides(page, "#board .placed svg.tile"))
+        assert shortest >= (44 if viewport["width"] >= 1000 else 28), (size, shortest)
+        # the hand's tiles: a finger's width on their short side
+        narrowest = min(
+            min(b["width"], b["height"]) for b in boxes(page, "#hand .my-tile svg.tile")
+        )
+        assert narrowest >= 44, (size, narrowest)
+        page.context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("size", ["390x844", "1280x800"])
+def test_a_spectator_sees_the_whole_table_and_no_tile_of_any_hand(
+    browser: Any, live_site: LiveSite, tables: dict[str, str], artifacts: Path, size: str
+) -> None:
+    viewport = SIZES[size]
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    page.goto(f"{live_site.url}/t/{tables['4-late']}/")
+    page.wait_for_selector("#board .placed")
+    page.wait_for_timeout(150)
+    page.screenshot(path=artifacts / f"layout-spectator-{size}.png")
+    assert page.locator("#hand .my-tile, #seats svg.tile").count() == 0
+    assert_fits(
+        page,
+        viewport,
+        {"the line": "#board .line", "the seats": "#seats .seat", "the prompt": "#status p"},
+    )
+    page.context.close()
+    assert errors == []
