@@ -1,5 +1,6 @@
 """The league page on a phone: the viewer's division, their own row highlighted far
-down, last week's final table and the numbers, all within 390 px."""
+down with the part of their points counted half, last week's final table and the
+numbers, all within 390 px."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ me = User.objects.get(username="{name}")
 this = current_week()
 last = this.previous
 
-def points(user, amount, week, at):
+def points(user, amount, week, at, halved=False):
     row, _ = LeagueWeek.objects.get_or_create(
         key=week.key, defaults={{"starts_at": week.starts_at, "ends_at": week.ends_at}}
     )
@@ -43,7 +44,7 @@ def points(user, amount, week, at):
                                        points=100, is_bot=False)
     Member.objects.get_or_create(user=user)
     Entry.objects.create(week=row, user=user, table=table, result=result, rank=1,
-                         points=amount, created_at=at)
+                         points=amount, created_at=at, halved=halved)
 
 now = timezone.now()
 names = ["giulia", "marco", "francesca", "alessandro", "chiara", "lorenzo", "sofia", "matteo",
@@ -52,7 +53,8 @@ names = ["giulia", "marco", "francesca", "alessandro", "chiara", "lorenzo", "sof
 for i, name in enumerate(names):
     user = User.objects.create_user(username="{name}_" + name)
     points(user, 320 - 12 * i, this, now - timedelta(minutes=i))
-points(me, 30, this, now)
+points(me, 15, this, now)
+points(me, 15, this, now, halved=True)  # a room with simulated players: counted half
 for i, name in enumerate(["bianca", "carlo", "dora", "ettore", "fabio"]):
     user = User.objects.create_user(username="{name}_" + name)
     points(user, 150 - 30 * i, last, last.starts_at + timedelta(hours=i + 1))
@@ -84,6 +86,7 @@ def test_the_league_page_on_a_phone_shows_my_row_last_week_and_the_numbers(
     me = page.locator("#this-week tr.me")
     assert me.count() == 1 and "lega" in me.inner_text()
     assert me.locator("td").first.inner_text() == "25"
+    assert "di cui 15 da tavoli con giocatori simulati" in me.inner_text()
     assert page.locator("#this-week tr.gap").count() == 1  # the top 10, a gap, then mine
     assert page.locator("#this-week tbody tr").count() == 10 + 1 + 3
     assert "Sei al posto numero 25 su 25" in page.locator("#my-place").inner_text()
