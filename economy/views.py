@@ -19,6 +19,7 @@ from games.errors import GameError
 
 from . import numbers, selectors, services
 from .errors import TransferConflict
+from .templatetags import coins
 
 
 def _player(request: HttpRequest) -> User | None:
@@ -97,6 +98,4 @@ def _when(at: datetime) -> str:
 
 def header_coins(request: HttpRequest) -> HttpResponse:
     """The header's balance alone: the end of a paid match asks for it again."""
-    user = _player(request)
-    balance = None if user is None or user.is_guest else selectors.balance_of(user=user)
-    return render(request, "economy/_header_coins.html", {"balance": balance})
+    return render(request, "economy/_header_coins.html", coins.header_coins(request.user))

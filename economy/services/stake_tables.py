@@ -40,9 +40,10 @@ from games.engine import Rules
 from games.errors import GameError
 from games.kinds import STAKE_FILL
 from games.models import Seat, SeatResult, Table
-from games.services.common import check_version, locked_table, table_changed
+from games.services.common import check_version
 from games.services.tables import start
 from games.signals import match_finished
+from games.store import locked_table, table_changed
 from matchmaking.models import pool_key
 
 from .escrow import pot_pay, stake_refund, stake_sit, stakes_refund_all

@@ -1,4 +1,5 @@
-"""What every table service does: lock the table, and announce a change.
+"""What every table service shares: the lock order, and refusing a stale command (the
+table's lock and the announcement of a change are ``games.store``'s).
 
 **The lock order**, everywhere (services, the deadline worker, matchmaking,
 the ledger): a player's own row (``accounts.services.lock_player``: their queue
@@ -20,9 +21,6 @@ from django.utils.translation import gettext as _
 
 from games.errors import GameError
 from games.models import Table
-from games.store import locked_table, table_changed
-
-__all__ = ["check_version", "locked_table", "table_changed"]
 
 
 def check_version(table: Table, version: int) -> None:

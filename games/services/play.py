@@ -43,10 +43,10 @@ from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
-from games.store import Writing
+from games.store import Writing, locked_table, table_changed
 from overrides import statements
 
-from .common import check_version, locked_table, table_changed
+from .common import check_version
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
 PLAY_KINDS = (BOT_MOVE, TURN_CLOCK, NEXT_HAND)

@@ -17,8 +17,9 @@ from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import Match, Rules
 from games.errors import GameError
 from games.models import BotLevel, Hand, Invitation, Seat, Table
+from games.store import locked_table, table_changed
 
-from .common import check_version, locked_table, table_changed
+from .common import check_version
 from .play import schedule
 
 

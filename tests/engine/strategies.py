@@ -10,25 +10,29 @@ from hypothesis import strategies as st
 from games.engine import PRESET_OPTIONS, PRESETS, Round, Rules
 
 
-def _every_table() -> list[Rules]:
+def every_table(*, targets: bool = False) -> list[Rules]:
+    """Every table the presets offer: each seating, tiles each and draw choice, at the
+    preset's own target (``targets``: at every target it offers too)."""
     tables = []
     for name, options in PRESET_OPTIONS.items():
         for seating in options.seatings:
             for size in seating.hand_sizes:
                 for draw in options.draw_choices:
-                    tables.append(
-                        replace(
-                            PRESETS[name],
-                            players=seating.players,
-                            hand_size=size,
-                            teams=seating.pairs,
-                            draw=draw,
-                        )
+                    table = replace(
+                        PRESETS[name],
+                        players=seating.players,
+                        hand_size=size,
+                        teams=seating.pairs,
+                        draw=draw,
                     )
+                    if targets:
+                        tables.extend(replace(table, target=t) for t in options.targets)
+                    else:
+                        tables.append(table)
     return tables
 
 
-EVERY_TABLE = _every_table()
+EVERY_TABLE = every_table()
 tables = st.sampled_from(EVERY_TABLE)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -19,26 +19,10 @@ from django.utils import translation
 from accounts.models import User
 from games import services
 from games.describe import describe_rules
-from games.engine import PRESET_OPTIONS, PRESETS, Draw, Round, Rules
+from games.engine import PRESETS, Draw, Round, Rules
 from games.models import Table
 from games.presets import PRESET_INFO
-
-
-def every_table() -> Iterator[Rules]:
-    """Every table the presets offer: each seating, tiles each, draw choice, target."""
-    for preset, options in PRESET_OPTIONS.items():
-        for seating in options.seatings:
-            for hand_size in seating.hand_sizes:
-                for draw in options.draw_choices:
-                    for target in options.targets:
-                        yield replace(
-                            PRESETS[preset],
-                            players=seating.players,
-                            teams=seating.pairs,
-                            hand_size=hand_size,
-                            draw=draw,
-                            target=target,
-                        )
+from tests.engine.strategies import every_table
 
 
 def a_hand_ever_offers_a_draw(rules: Rules, seed: int) -> bool:
@@ -52,7 +36,7 @@ def a_hand_ever_offers_a_draw(rules: Rules, seed: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("rules", list(every_table()), ids=lambda r: r.to_text())
+@pytest.mark.parametrize("rules", every_table(targets=True), ids=lambda r: r.to_text())
 def test_every_table_is_described_as_the_engine_plays_it(rules: Rules) -> None:
     dealt = Round.deal(rules, rng=random.Random(7)).view(0)
     with translation.override("en"):
