@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, Rules
@@ -100,6 +101,16 @@ class Table(models.Model):
             "draw": rules.draw,
             "target": rules.target,
         }
+
+    @staticmethod
+    def rules_key(rules: Rules) -> str:
+        """The settings as a short stable name, ``domino-4p-7-draw-100``: a stake
+        setting's row is named by it (with the stake), as matchmaking names its pools."""
+        fields = Table.rules_fields(rules)
+        seating = f"{fields['players']}{'p' if fields['teams'] else ''}"
+        draw = "draw" if fields["draw"] else "block"
+        target = fields["target"] if fields["target"] is not None else "single"
+        return f"{fields['preset']}-{seating}-{fields['hand_size']}-{draw}-{target}"
 
     @property
     def rules(self) -> Rules:
@@ -293,3 +304,38 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.table_id}: rank {self.rank}"
+
+
+class StakeSetting(models.Model):
+    """One row per stake table setting (the game's settings and the stake): the lock
+    a sit takes while it chooses a table, so that people sitting down at the same
+    settings at the same instant share a table, as an online pool's row does.
+    (Its table keeps the name it had in ``economy``.)"""
+
+    key = models.CharField(max_length=64, unique=True)  # ``domino-4p-7-draw-100:100``
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "economy_stakesetting"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class StakeSit(models.Model):
+    """A sit that seated its player, by the sit form's ``token``: the same form
+    posted again (a double click, a retried request) returns the same table and
+    pays nothing more.  (Its table keeps the name it had in ``economy``.)"""
+
+    token = models.UUIDField(unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stake_sits"
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="stake_sits")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "economy_stakesit"
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id}"
