@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, Rules
+from games.engine.deals import new_seed
 
 
 def new_table_code() -> str:
@@ -68,6 +69,9 @@ class Table(models.Model):
     stake = models.PositiveIntegerField(default=0)
 
     version = models.PositiveIntegerField(default=0)
+    # The secret seed of the next hand to be dealt (games.engine.deals): its commitment
+    # is shown before players add their seeds; it moves to the Hand row at the deal.
+    deal_seed = models.CharField(max_length=64, default=new_seed, editable=False)
     winners = models.CharField(max_length=16, blank=True)  # seats, "0,2"; empty: none or a draw
     rematch = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
@@ -205,6 +209,11 @@ class Hand(models.Model):
     reason = models.CharField(max_length=8, blank=True)  # "domino" / "blocked" once over
     winners = models.CharField(max_length=16, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
+    # What the deal came from (games.engine.deals): secret until the hand is over.
+    # Empty for hands dealt before deals could be verified.
+    seed = models.CharField(max_length=64, blank=True)
+    # The players' seeds mixed into the deal, in seat order: [[seat, seed], ...].
+    client_seeds = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -216,6 +225,40 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} of {self.table_id}"
+
+    @property
+    def over(self) -> bool:
+        return bool(self.reason)
+
+    @property
+    def verifiable(self) -> bool:
+        """Dealt from a committed seed (not a hand from before verifiable deals)."""
+        return bool(self.seed)
+
+    @property
+    def client_seed_values(self) -> tuple[str, ...]:
+        return tuple(str(seed) for _seat, seed in self.client_seeds)
+
+
+class ClientSeed(models.Model):
+    """A seated player's contribution to the next deal, sent by their browser after it
+    saw the deal's ``commitment``; mixed into that deal, then kept on its Hand row."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="client_seeds")
+    commitment = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "commitment", "seat"], name="games_client_seed_once_per_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.table_id}: {self.seed[:8]}"
 
 
 class Move(models.Model):

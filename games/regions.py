@@ -48,6 +48,7 @@ def _board(tv: TableView) -> Values:
         "last_kind": last.kind if last else None,
         "last_end": last.end if last else None,
         "your_turn": tv.your_turn,
+        "commitment": tv.deal.commitment,
     }
 
 
