@@ -113,6 +113,7 @@ class Replay:
     names: tuple[str, ...]  # by seat
     hands: tuple[ReplayHand, ...]
     final_scores: str
+    verdict: str  # who won the match, or that it was drawn or ended early
 
 
 def finished_rounds(table: Table) -> tuple[list[Hand], list[Round]]:
@@ -148,7 +149,15 @@ def replay_of(table: Table) -> Replay | None:
             )
         )
     final = Match(rules, rounds=rounds).scores
-    return Replay(table, names, tuple(out), _scores(rules, final, names))
+    return Replay(table, names, tuple(out), _scores(rules, final, names), _verdict(table, names))
+
+
+def _verdict(table: Table, names: tuple[str, ...]) -> str:
+    if table.status != Table.Status.FINISHED:
+        return _("The game was ended before its end.")
+    if not table.winner_seats:
+        return _("The game is drawn.")
+    return say(_("%(names)s won the game."), names=Who([names[s] for s in table.winner_seats]))
 
 
 def _steps(

@@ -70,8 +70,8 @@
     });
     hand.slider.value = String(at);
     hand.output.textContent = hand.output.dataset.format
-      .replace("%(at)s", String(at))
-      .replace("%(of)s", String(last));
+      .replace("{at}", String(at))
+      .replace("{of}", String(last));
   }
 
   function go(hand, where) {
