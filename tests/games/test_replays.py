@@ -17,6 +17,7 @@ from accounts.models import User
 from deadlines.services import run_due
 from games import services
 from games.engine import PRESETS, Match, Round
+from games.engine.verify import check, proofs_from_json
 from games.models import SeatResult, Table
 from games.records import load_match
 from tests.fixtures import DUELLO, play_a_legal_move, version_of
@@ -73,7 +74,7 @@ def test_a_table_being_played_has_no_replay_no_record_and_no_proofs(
         run_due(now=later()) or play_a_legal_move(table)
 
 
-def test_the_replay_steps_through_every_hand_face_up_from_the_deal(
+def test_the_replay_steps_through_every_hand_face_up_from_the_deal_and_the_record_reads_back(
     duel_against_the_computer: Table,
 ) -> None:
     table = duel_against_the_computer
@@ -94,16 +95,16 @@ def test_the_replay_steps_through_every_hand_face_up_from_the_deal(
     assert f"http://testserver/t/{table.code}/replay/" in html  # the link to share
     assert html.count("Verify this hand") == len(match.rounds)
 
-
-def test_the_exported_record_reads_back_to_the_same_match(duel_against_the_computer: Table) -> None:
-    table = duel_against_the_computer
-    finish(table, seed=4)
+    # The export: the whole match as the engine's record, which reads back exactly.
     answer = Client().get(f"/t/{table.code}/record.txt")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/plain")
     text = answer.content.decode()
     again = Match.from_record(text)
-    assert again.record() == text.strip() == load_match(table).record()
-    assert again.scores == load_match(table).scores and again.over
+    assert again.record() == text.strip() == match.record()
+    assert again.scores == match.scores and again.over
+    # and every hand's deal checks out against its commitment, as the verify command sees it
+    proofs = proofs_from_json(Client().get(f"/t/{table.code}/deals.json").json())
+    assert len(proofs) == len(match.rounds) and all(check(p).ok for p in proofs)
 
 
 def test_a_game_ended_early_replays_only_its_finished_hands(anna: User, bruno: User) -> None:
