@@ -20,11 +20,12 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.names import Who, say
+from games.coach_words import coach_words
 from games.describe import table_mode
 from games.engine import Draw, Match, Pass, Play, Round, Rules
 from games.engine.deals import commitment
 from games.engine.verify import Checked, HandProof, as_json, check
-from games.models import Hand, Seat, Table
+from games.models import Hand, Move, MoveReview, Seat, Table
 from games.records import load_match
 from games.selectors import seat_name
 
@@ -92,6 +93,8 @@ class ReplayStep(NamedTuple):
     boneyard: int
     seat: int | None  # who moved; None for the deal
     said: str  # the move in words
+    mark: str = ""  # the coach's mark of a person's move: "?!", "?" or "??"
+    coach: str = ""  # on a marked move: the play the coach preferred, and why
 
 
 class ReplayHand(NamedTuple):
@@ -101,6 +104,7 @@ class ReplayHand(NamedTuple):
     result: str
     scores: str  # the match's score after this hand
     verifiable: bool
+    reviewing: bool = False  # the coach has not finished with this hand yet
 
     def steps_data(self) -> list[dict[str, Any]]:
         """The steps for the replay's script (``json_script``)."""
@@ -135,17 +139,21 @@ def replay_of(table: Table) -> Replay | None:
     seats = sorted(table.seats.select_related("user"), key=lambda s: s.number)
     names = tuple(seat_name(s) for s in seats)
     rules = table.rules
+    reviews = _reviews(hands)
     out = []
     for i, (hand, done) in enumerate(zip(hands, rounds, strict=True)):
         scores = Match(rules, rounds=rounds[: i + 1]).scores
+        mine = reviews.get(hand.pk, {})
+        people = [m.ply for m in hand.moves.all() if m.actor == Move.Actor.PERSON]
         out.append(
             ReplayHand(
                 number=hand.number + 1,
                 dealer=names[done.dealer],
-                steps=_steps(rules, hand.initial_position, done, names),
+                steps=_steps(rules, hand.initial_position, done, names, mine),
                 result=_result(done, names),
                 scores=_scores(rules, scores, names),
                 verifiable=hand.verifiable,
+                reviewing=any(ply not in mine for ply in people),
             )
         )
     final = Match(rules, rounds=rounds).scores
@@ -160,25 +168,45 @@ def _verdict(table: Table, names: tuple[str, ...]) -> str:
     return say(_("%(names)s won the game."), names=Who([names[s] for s in table.winner_seats]))
 
 
+def _reviews(hands: list[Hand]) -> dict[int, dict[int, MoveReview]]:
+    """The coach's reviews of these (finished) hands, by hand and ply."""
+    out: dict[int, dict[int, MoveReview]] = {}
+    for review in MoveReview.objects.filter(hand__in=hands):
+        out.setdefault(review.hand_id, {})[review.ply] = review
+    return out
+
+
 def _steps(
-    rules: Rules, position: str, done: Round, names: tuple[str, ...]
+    rules: Rules,
+    position: str,
+    done: Round,
+    names: tuple[str, ...],
+    reviews: dict[int, MoveReview],
 ) -> tuple[ReplayStep, ...]:
-    """The hand as dealt, then after each of its moves."""
+    """The hand as dealt, then after each of its moves (with the coach's marks)."""
     r = Round.from_position(rules, position)
     steps = [_step(r, None, _("The deal."))]
-    for event in done.log:
+    for ply, event in enumerate(done.log):
         r.play(event.move)
-        steps.append(_step(r, event.seat, _said(event.move, event.ends, names[event.seat])))
+        said = _said(event.move, event.ends, names[event.seat])
+        review = reviews.get(ply)
+        if review is None or not review.mark:
+            steps.append(_step(r, event.seat, said))
+        else:
+            mark, advice = coach_words(review, opening=event.ends is None)
+            steps.append(_step(r, event.seat, said, mark, advice))
     return tuple(steps)
 
 
-def _step(r: Round, seat: int | None, said: str) -> ReplayStep:
+def _step(r: Round, seat: int | None, said: str, mark: str = "", coach: str = "") -> ReplayStep:
     return ReplayStep(
         line=tuple(str(p) for p in r.line),
         hands=tuple(tuple(str(t) for t in hand) for hand in r.hands),
         boneyard=len(r.boneyard),
         seat=seat,
         said=said,
+        mark=mark,
+        coach=coach,
     )
 
 

@@ -382,3 +382,35 @@ class StakeSit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.table_id}"
+
+
+class MoveReview(models.Model):
+    """The coach's verdict on a person's move of a finished hand (``games.coach``):
+    what it gave up against the best play found from that player's own view, its mark
+    and, when marked, the play the coach preferred and why (a code and its values,
+    worded in the viewer's language when shown).  Written once per move by the worker."""
+
+    class Mark(models.TextChoices):
+        NONE = "", _("good")
+        INACCURACY = "inaccuracy", _("inaccuracy")
+        MISTAKE = "mistake", _("mistake")
+        BLUNDER = "blunder", _("blunder")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="reviews")
+    ply = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    loss = models.FloatField()  # points of the hand's expected margin given up
+    mark = models.CharField(max_length=10, choices=Mark.choices, blank=True)
+    preferred = models.CharField(max_length=12, blank=True)  # a move's text, "5|3L"
+    reason = models.CharField(max_length=16, blank=True)  # games.engine.coach.reason_for
+    params = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "ply"], name="games_review_once_per_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review of ply {self.ply} of {self.hand_id}: {self.loss}"

@@ -26,6 +26,7 @@ from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
 from games import signals, store
+from games.coach import review_later
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -192,6 +193,7 @@ def _record(
         hand.points = current.result.points
         hand.finished_at = now
         hand.save()
+        review_later(hand, seats, now)  # the coach reviews it on the worker, not here
     if match.over:
         table.status = Table.Status.FINISHED
         table.winners = ",".join(map(str, match.winners))

@@ -39,6 +39,7 @@
       empty: article.querySelector("[data-line]").innerHTML,
       boneyard: article.querySelector("[data-boneyard]"),
       said: article.querySelector(".replay-said"),
+      coach: article.querySelector("[data-coach]"),
       output: article.querySelector(".replay-at"),
       seats: article.querySelectorAll("[data-seat]"),
       log: article.querySelectorAll(".replay-log [data-step]"),
@@ -59,6 +60,9 @@
     hand.line.innerHTML = step.line.length ? tiles(step.line, "p", true) : hand.empty;
     hand.boneyard.textContent = step.boneyard;
     hand.said.textContent = step.said;
+    // The coach's mark and advice on a person's marked move (none on the others).
+    hand.coach.textContent = step.coach || "";
+    hand.coach.hidden = !step.coach;
     hand.seats.forEach(function (li, seat) {
       li.querySelector("[data-tiles]").innerHTML = tiles(step.hands[seat] || [], "s", false);
       li.classList.toggle("moved", step.seat === seat);
