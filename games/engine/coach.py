@@ -32,19 +32,21 @@ from .rules import Rules
 from .tiles import SUIT
 from .view import PlayerView
 
-#: Sampled deals per decision.  At 1,000 the mean losses of a 7-tile, 4-player hand
-#: move by about 0.6 points (a standard deviation) from one seed to another, well
-#: under the first threshold; and a whole hand's analysis stays near a second on one
-#: core (bench/coach.py).
+#: Sampled deals per decision.  At 1,000 a decision's loss moves by about 0.75 points
+#: (a standard deviation) with the seed, well under the first threshold, and one
+#: person's moves of a 7-tile, 4-player hand are reviewed in about a second on one core
+#: (bench/coach.md).
 ITERATIONS = 1000
 
-#: Losses (in points of the hand's margin, win bonus included) from which a move is
-#: marked.  Chosen from bench/coach.py's measurements over medium players' hands: a
-#: sound club player's moves lose more than 3 about one time in ten (an inaccuracy,
-#: "?!"), more than 8 about one in twenty-five (a mistake, "?"), and more than 15
-#: only when the move throws away a hand or a heavy tile (a blunder, "??").  Each
-#: is several times the seed-to-seed noise, so a mark is never chance.
-INACCURACY = 3.0
+#: Losses (in points of the hand's expected margin, the 10-point win bonus included)
+#: from which a move is marked, chosen from bench/coach.md's measurements of
+#: medium bots' hands (a sound club player's rules of thumb): about one move with a
+#: choice in nine loses 4 or more (an inaccuracy, "?!"), one in eighteen 8 or more
+#: (a mistake, "?": about a hand's win bonus), one in fifty 15 or more (a blunder,
+#: "??": typically a stranded heavy double or a hand thrown away).  Not 3 for the
+#: first: two reviews of the same move with different seeds differed by up to 3.9
+#: points, so a 3 could be the dice's; 4 never was in the measurements.
+INACCURACY = 4.0
 MISTAKE = 8.0
 BLUNDER = 15.0
 
