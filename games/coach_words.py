@@ -42,6 +42,10 @@ def _reasons() -> dict[str, Callable[[], str]]:
             "your move): the next player, an opponent, has fewer answers."
         ),
         "heavier": lambda: _("it sheds %(pips)s more pips."),
+        "margin_wins": lambda: _(
+            "over the deals you could have been facing, it wins about %(percent)s hands in "
+            "a hundred more."
+        ),
         "margin": lambda: _(
             "over the deals you could have been facing, it scores about %(points)s points more."
         ),

@@ -7,7 +7,8 @@ sampled deals: the deals are consistent with what the player could know (their
 tiles, the line, the counts, who passed or drew on what), and every candidate is
 played out on the same deals, so the differences are the moves' own.  A result is
 the side's margin as the hard bot counts it: points scored or conceded, plus 10
-for winning the hand.  A move's *loss* is the best candidate's mean minus the
+for winning the hand (on a single-hand table, the chance of winning it:
+:func:`points_per_unit`).  A move's *loss* is the best candidate's mean minus the
 played one's; past the thresholds below it is marked, as lichess marks chess moves.
 
 The seed fixes the sampled deals, so an analysis reproduces exactly; since only the
@@ -50,6 +51,9 @@ INACCURACY = 4.0
 MISTAKE = 8.0
 BLUNDER = 15.0
 
+#: A won hand on a single-hand table, in the coach's points (see points_per_unit).
+WIN_POINTS = 40.0
+
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 #: A double this heavy or heavier (4|4 and up) is risky to keep.
@@ -84,6 +88,20 @@ def mark_for(loss: float) -> str:
     return ""
 
 
+def points_per_unit(rules: Rules) -> float:
+    """What one unit of the hard bot's result is worth in the coach's points.
+
+    With a target the result is in points already.  A single-hand table (no target)
+    counts a won hand as 1 and a lost one as minus 1 (shared among the rival sides),
+    so a change of result is ``1 + share`` times a change in the chance of winning;
+    the coach counts a won hand as :data:`WIN_POINTS` there, so that its thresholds
+    mean the same share of a hand: 10 in a hundred more hands lost is an inaccuracy.
+    """
+    if rules.target is not None:
+        return 1.0
+    return WIN_POINTS / (1.0 + 1.0 / (rules.sides - 1))
+
+
 def seed_for(*parts: object) -> int:
     """A stable seed from the hand's identity (a table's code, the hand, the ply)."""
     text = ":".join(map(str, parts)).encode()
@@ -102,7 +120,7 @@ def review_move(
     bot = HardBot(seed=seed, iterations=iterations)
     means = [m if m is not None else float("-inf") for m in bot.evaluate(view, plays)]
     best = max(range(len(plays)), key=lambda k: (means[k], -k))
-    loss = max(0.0, means[best] - means[plays.index(played_play)])
+    loss = max(0.0, means[best] - means[plays.index(played_play)]) * points_per_unit(view.rules)
     mark = mark_for(loss)
     if not mark:
         return Review(ply, view.seat, played, round(loss, 2), "", None, "", choices=len(plays))
@@ -181,7 +199,8 @@ def reason_for(
     - ``fewer_answers``: the next player is an opponent and, after ``preferred``,
       at least 2 fewer of the tiles out of sight fit the ends.
     - ``heavier``: ``preferred`` sheds at least 3 pips more.
-    - ``margin``: none of these: the search's average margin, in points.
+    - ``margin``: none of these: the search's average margin, in points;
+      ``margin_wins`` on a single-hand table: how much more often it wins, in %.
     """
     knowledge = Knowledge.from_view(view)
     rules = view.rules
@@ -228,6 +247,8 @@ def reason_for(
         return "fewer_answers", {"tile": tile, "count": answers_good, "other": answers_bad}
     if preferred.tile.value - played.tile.value >= HEAVIER_BY:
         return "heavier", {"tile": tile, "pips": preferred.tile.value - played.tile.value}
+    if rules.target is None:  # the loss is a chance of winning the hand, not points
+        return "margin_wins", {"tile": tile, "percent": max(1, round(loss * 100 / WIN_POINTS))}
     return "margin", {"tile": tile, "points": max(1, round(loss))}
 
 

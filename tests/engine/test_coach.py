@@ -10,7 +10,9 @@ from games.engine.coach import (
     BLUNDER,
     INACCURACY,
     MISTAKE,
+    WIN_POINTS,
     mark_for,
+    points_per_unit,
     review_hand,
     review_move,
     seed_for,
@@ -99,3 +101,16 @@ def test_marks_follow_the_thresholds() -> None:
         "blunder",
     ]
     assert seed_for("abc", 1) == seed_for("abc", 1) != seed_for("abc", 2)
+
+
+def test_on_a_single_hand_table_a_loss_is_the_chance_of_winning_given_up() -> None:
+    # Blocco counts only who wins the hand: stranding 5|5 still costs seat 0 many of
+    # its wins (at a block the fewest pips win, and 5|5 is 10 of them).
+    blocco = PRESETS["blocco"]
+    position = STRANDING.replace("boneyard=4|1,2|1,6|3", "boneyard=-")
+    view = Round.from_position(blocco, position).view(0)
+    bad = review_move(view, parse_move("5|0L"), 0, seed=1, iterations=400)
+    assert bad.mark in ("mistake", "blunder")
+    assert bad.preferred in (Play("5|5", "left"), Play("5|0", "right"))
+    assert review_move(view, parse_move("5|5L"), 0, seed=1, iterations=400).mark == ""
+    assert points_per_unit(blocco) == WIN_POINTS / 2 and points_per_unit(PAIRS) == 1
