@@ -19,6 +19,9 @@ def _reasons() -> dict[str, Callable[[], str]]:
         "blocks_next": lambda: _(
             "it leaves %(a)s and %(b)s open, and the next player surely has neither."
         ),
+        "blocks_next_both": lambda: _(
+            "it leaves %(number)s at both ends, and the next player surely has none."
+        ),
         "partner_stuck": lambda: _(
             "%(played)s left only numbers your partner surely lacks; %(tile)s did not."
         ),

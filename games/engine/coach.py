@@ -183,7 +183,8 @@ def reason_for(
     holds of these, in this order:
 
     - ``blocks_next``: after ``preferred`` the next player (an opponent) surely has
-      no tile for either end; after ``played`` they might.
+      no tile for either end; after ``played`` they might (``blocks_next_both``
+      when both ends show the same number).
     - ``partner_stuck``: ``played`` leaves only numbers the partner passed or drew
       on (they surely cannot follow), ``preferred`` does not.
     - ``rival_number``: ``preferred`` leaves open a number an opponent passed on.
@@ -214,6 +215,8 @@ def reason_for(
 
     rival_next = rules.side_of(following) != rules.side_of(me)
     if rival_next and stuck(following, good) and not stuck(following, bad):
+        if good[0] == good[1]:
+            return "blocks_next_both", {"tile": tile, "number": good[0]}
         return "blocks_next", {"tile": tile, "a": good[0], "b": good[1]}
     partners = [s for s in rules.seats_of(rules.side_of(me)) if s != me]
     for partner in partners:
