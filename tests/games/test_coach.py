@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from deadlines import services as deadlines
 from deadlines.models import Deadline
 from deadlines.services import run_due, set_deadline
 from games import services
@@ -19,6 +20,8 @@ from games.models import Hand, MoveReview, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 from tests.fixtures import DUELLO, play_a_legal_move
+
+from .test_worker import postgres_only, two_workers
 
 pytestmark = pytest.mark.django_db
 
@@ -141,3 +144,22 @@ def test_the_replay_shows_the_coachs_marks_and_says_when_the_analysis_is_not_rea
             break
     text = Client().get(f"/t/{duel.code}/replay/", HTTP_COOKIE="django_language=en")
     assert "in progress" not in text.content.decode()
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_holding_the_same_review_write_it_once(anna: User) -> None:
+    table = services.table_create(
+        host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO, bot_level="easy"
+    )
+    hand = play_first_hand(table, random.Random(6))
+    claimed = Deadline.objects.get(kind=COACH)  # both workers hold the same row
+    persons = set(hand.moves.filter(actor=StoredMove.Actor.PERSON).values_list("ply", flat=True))
+    done: list[bool] = []
+
+    two_workers(lambda: done.append(deadlines.apply(claimed, now=timezone.now())))
+    assert sorted(done) == [False, True]  # one wrote, the other found the row gone
+    assert sorted(MoveReview.objects.filter(hand=hand).values_list("ply", flat=True)) == sorted(
+        persons
+    )
+    assert not Deadline.objects.filter(kind=COACH).exists()
