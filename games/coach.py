@@ -44,6 +44,13 @@ def _key(hand: Hand) -> str:
     return f"coach:{hand.pk}"
 
 
+def still_reviewing(hands: list[Hand]) -> set[int]:
+    """The ids of those hands whose review is not finished (their deadline is there).
+    A hand from before the coach has none: nothing is in progress for it."""
+    keys = Deadline.objects.filter(kind=COACH, key__in=[_key(h) for h in hands])
+    return {int(key.partition(":")[2]) for key in keys.values_list("key", flat=True)}
+
+
 def pending_plies(hand: Hand, moves: list[StoredMove]) -> list[int]:
     """The person's moves of ``hand`` not reviewed yet."""
     done = set(MoveReview.objects.filter(hand=hand).values_list("ply", flat=True))

@@ -20,12 +20,13 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.names import Who, say
+from games.coach import still_reviewing
 from games.coach_words import coach_words
 from games.describe import table_mode
 from games.engine import Draw, Match, Pass, Play, Round, Rules
 from games.engine.deals import commitment
 from games.engine.verify import Checked, HandProof, as_json, check
-from games.models import Hand, Move, MoveReview, Seat, Table
+from games.models import Hand, MoveReview, Seat, Table
 from games.records import load_match
 from games.selectors import seat_name
 
@@ -140,20 +141,19 @@ def replay_of(table: Table) -> Replay | None:
     names = tuple(seat_name(s) for s in seats)
     rules = table.rules
     reviews = _reviews(hands)
+    reviewing = still_reviewing(hands)
     out = []
     for i, (hand, done) in enumerate(zip(hands, rounds, strict=True)):
         scores = Match(rules, rounds=rounds[: i + 1]).scores
-        mine = reviews.get(hand.pk, {})
-        people = [m.ply for m in hand.moves.all() if m.actor == Move.Actor.PERSON]
         out.append(
             ReplayHand(
                 number=hand.number + 1,
                 dealer=names[done.dealer],
-                steps=_steps(rules, hand.initial_position, done, names, mine),
+                steps=_steps(rules, hand.initial_position, done, names, reviews.get(hand.pk, {})),
                 result=_result(done, names),
                 scores=_scores(rules, scores, names),
                 verifiable=hand.verifiable,
-                reviewing=any(ply not in mine for ply in people),
+                reviewing=hand.pk in reviewing,
             )
         )
     final = Match(rules, rounds=rounds).scores
