@@ -30,7 +30,7 @@ from games.models import Move as StoredMove
 
 #: Seconds of analysis one worker pass may spend on a hand before it lets the other
 #: deadlines (bots' moves, clocks) go first; the rest waits for the next pass.
-SLICE = 1.0
+SLICE = 0.5
 
 
 def review_later(hand: Hand, seats: list[Seat], now: datetime) -> None:

@@ -97,6 +97,12 @@ while True:
     r = load_match(table).round
     services.move_submit(table_id=table.pk, user=(rita, ugo)[r.turn],
                          move=str(rng.choice(r.legal_moves())), version=table.version)
+# The coach's verdict on the hand's second move, as the worker writes one.
+from games.models import Hand, MoveReview
+hand = Hand.objects.get(table=table, number=0)
+MoveReview.objects.create(hand=hand, ply=1, seat=hand.moves.get(ply=1).seat, loss=20.0,
+                          mark="blunder", preferred="6|6L", reason="heavy_double",
+                          params={"tile": "6|6"})
 print(table.code)
 """
 
@@ -124,8 +130,13 @@ def test_a_finished_match_replays_move_by_move_on_a_phone(
     assert line_tiles(page) == 1 and "1 di" in hand.locator(".replay-at").inner_text()
     assert hand.locator('[data-seat="0"] svg.tile, [data-seat="1"] svg.tile').count() == 13
     assert hand.locator(".replay-log li:visible").count() == 1
+    assert not hand.locator("[data-coach]").is_visible()
     hand.locator('[data-go="next"]').click()
     assert hand.locator(".replay-log li:visible").count() == 2
+    # The second move is marked: the coach's line shows under the board, and in the log.
+    coach = hand.locator("[data-coach]")
+    assert coach.is_visible() and "Errore grave. Meglio: 6|6 a sinistra" in coach.inner_text()
+    assert "??" in hand.locator(".replay-log li.current").inner_text()
     page.keyboard.press("End")
     final = line_tiles(page)
     assert final >= 2 and hand.locator(".replay-log li:visible").count() == last
