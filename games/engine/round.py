@@ -502,7 +502,7 @@ class Round:
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
             if not fits & (fits - 1):  # one tile: on each end it fits
-                return list(_FITS_AT[code][fits.bit_length() - 1])
+                return [*_FITS_AT[code][fits.bit_length() - 1]]
             at = _FITS_AT[code]
             moves: list[Move] = []
             for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]:
