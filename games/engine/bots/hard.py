@@ -6,9 +6,8 @@ candidate move in that deal to the end of the hand (:func:`play_out`, on a
 :class:`~games.engine.round.Round` of the deal: moves made, then taken back),
 every candidate on the same deal and the same random numbers, so that their
 difference is the move's own.  The move with the best average result for this
-seat's side is laid.  Optionally,
-candidates that fall clearly behind are dropped, and the search ends early once
-a single one is left.
+seat's side is laid.  Optionally, candidates that fall clearly behind are
+dropped, and the search ends early once a single one is left.
 
 The result of a hand is the side's margin: the points it scores, or minus the
 points an opposing side scores (shared among the opponents with three or more
