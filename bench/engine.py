@@ -1,81 +1,163 @@
 """Engine speed: random legal games played to the end, per second, on one core.
 
-Two ways of playing the same rules, measured in the same run:
-- ``Round`` — the referee the site uses: legal_moves(), play(move) with checks, the log;
-- ``play_out`` — the mask-based play-out the hard bot searches with.
-Each figure is the median of several repeats, the two ways interleaved so that
-both see the same machine (it is shared and noisy); the ratio is the median of
-the paired ratios.
+Each way of playing is a column, all measured in the same run, every game a
+uniformly random legal move each turn (no random number drawn for a forced one):
+- ``Round``: the public API a search uses: ``Round.deal``, then ``legal_moves()``
+  and ``push(move)`` (unchecked) until the hand ends;
+- ``play()``: the same with ``play(move)``, the checked entry the site uses;
+- with ``--rev <commit>``, the engine of that commit (``git archive``, imported
+  beside this one under another name): its ``Round`` through its own public API
+  (``play`` before there was ``push``) and, if it has one, the bots' old mask
+  play-out (``playout.random_hand``).
+The columns run in short bursts, one after the other in a rotating order, so
+that all see the same machine (it is shared and noisy): each figure is the
+median of the repeats and each ratio the median of the paired ratios.
 
-    python bench/engine.py [--games N] [--repeats R]
+    python bench/engine.py [--games N] [--repeats R] [--rev COMMIT]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from games.engine import PRESETS, Round, Rules
-from games.engine.playout import random_hand
+import games.engine  # noqa: E402
 
-TABLES: dict[str, Rules] = {
-    "2p duello": PRESETS["duello"],
-    "4p domino (pairs, 7 tiles)": replace(PRESETS["domino"], players=4, hand_size=7),
-    "3p domino (7 tiles)": replace(PRESETS["domino"], players=3),
+TABLES: dict[str, tuple[str, dict[str, Any]]] = {
+    "4p domino (pairs, 7 tiles)": ("domino", {"players": 4, "hand_size": 7}),
+    "2p duello": ("duello", {}),
+    "3p domino (7 tiles)": ("domino", {"players": 3}),
 }
 
+Runner = Callable[[str, int, random.Random], None]
 
-def referee_games(rules: Rules, games: int, rng: random.Random) -> None:
-    for _ in range(games):
-        r = Round.deal(rules, rng=rng)
-        while not r.over:
+
+def pushing(engine: ModuleType) -> Runner:
+    """Random games through ``deal``, ``legal_moves`` and ``push`` (``play`` if none)."""
+    round_class = engine.Round
+    checked = not hasattr(round_class, "push")
+
+    def run(table: str, games: int, rng: random.Random) -> None:
+        rules = rules_of(engine, table)
+        deal = round_class.deal
+        uniform = rng.random
+        for _ in range(games):
+            r = deal(rules, rng=rng)
+            make = r.play if checked else r.push
             moves = r.legal_moves()
-            r.play(moves[int(rng.random() * len(moves))])
+            while moves:
+                make(moves[0] if len(moves) == 1 else moves[int(uniform() * len(moves))])
+                moves = r.legal_moves()
+
+    return run
 
 
-def play_out_games(rules: Rules, games: int, rng: random.Random) -> None:
-    for _ in range(games):
-        random_hand(rules, rng)
+def playing(engine: ModuleType) -> Runner:
+    """Random games through ``deal``, ``legal_moves`` and the checked ``play``."""
+
+    def run(table: str, games: int, rng: random.Random) -> None:
+        rules = rules_of(engine, table)
+        uniform = rng.random
+        for _ in range(games):
+            r = engine.Round.deal(rules, rng=rng)
+            moves = r.legal_moves()
+            while moves:
+                r.play(moves[0] if len(moves) == 1 else moves[int(uniform() * len(moves))])
+                moves = r.legal_moves()
+
+    return run
 
 
-Runner = Callable[[Rules, int, random.Random], None]
+def playing_out(engine: ModuleType, playout: ModuleType) -> Runner:
+    """Random hands through the old mask play-out of the bots (``random_hand``)."""
+
+    def run(table: str, games: int, rng: random.Random) -> None:
+        rules = rules_of(engine, table)
+        for _ in range(games):
+            playout.random_hand(rules, rng)
+
+    return run
 
 
-def rate(run: Runner, rules: Rules, games: int, seed: int) -> float:
+def rules_of(engine: ModuleType, table: str) -> Any:
+    preset, changes = TABLES[table]
+    return replace(engine.PRESETS[preset], **changes)
+
+
+def engine_at(rev: str, folder: Path) -> ModuleType:
+    """The engine package of commit ``rev``, imported as ``engine_at_rev``."""
+    archive = subprocess.run(
+        ["git", "archive", rev, "games/engine"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "games" / "engine").rename(folder / "engine_at_rev")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("engine_at_rev")
+
+
+def rate(run: Runner, table: str, games: int, seed: int) -> float:
     """Games per second for one burst."""
     rng = random.Random(seed)
     start = time.perf_counter()
-    run(rules, games, rng)
+    run(table, games, rng)
     return games / (time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5_000, help="play-outs per repeat")
+    parser.add_argument("--games", type=int, default=2_000, help="games per burst")
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--rev", help="also measure the engine of this commit")
+    parser.add_argument("--table", choices=TABLES, action="append", help="default: all")
     args = parser.parse_args()
-    header = f"{'table':<28} {'Round (referee)':>16} {'play_out':>12} {'ratio':>7}"
-    print(f"{header}   games/s, median of {args.repeats} interleaved repeats")
-    for name, rules in TABLES.items():
-        referee, fast = [], []
-        # Alternate the two in short bursts so both see the same machine: the
-        # ratio of each pair stays steady when a neighbour takes the core.
-        for seed in range(args.repeats):
-            referee.append(rate(referee_games, rules, args.games // 4, seed))
-            fast.append(rate(play_out_games, rules, args.games, seed))
-        ratio = statistics.median(f / r for f, r in zip(fast, referee, strict=True))
-        print(
-            f"{name:<28} {statistics.median(referee):>16,.0f} "
-            f"{statistics.median(fast):>12,.0f} {ratio:>6.1f}x"
-        )
+    with tempfile.TemporaryDirectory() as folder:
+        columns: dict[str, Runner] = {
+            "Round": pushing(games.engine),
+            "play()": playing(games.engine),
+        }
+        if args.rev:
+            old = engine_at(args.rev, Path(folder))
+            columns[f"Round@{args.rev}"] = pushing(old)
+            if (Path(folder) / "engine_at_rev" / "playout.py").exists():
+                playout = importlib.import_module("engine_at_rev.playout")
+                columns[f"play_out@{args.rev}"] = playing_out(old, playout)
+        measure(columns, args.table or list(TABLES), args.games, args.repeats)
+
+
+def measure(columns: dict[str, Runner], tables: list[str], games: int, repeats: int) -> None:
+    names = list(columns)
+    others = names[1:]
+    width = max(map(len, names)) + 10
+    header = f"{'table':<28}" + "".join(f"{n:>{width}}" for n in names)
+    header += "".join(f"{'Round / ' + n:>{width}}" for n in others)
+    print(f"{header}   games/s, median of {repeats} alternating bursts of {games}")
+    for table in tables:
+        rates: dict[str, list[float]] = {n: [] for n in names}
+        for seed in range(repeats):
+            # A rotating order: no column always runs right after another.
+            for k in range(len(names)):
+                name = names[(seed + k) % len(names)]
+                rates[name].append(rate(columns[name], table, games, seed))
+        line = f"{table:<28}"
+        line += "".join(f"{statistics.median(rates[n]):>{width},.0f}" for n in names)
+        for n in others:
+            paired = zip(rates["Round"], rates[n], strict=True)
+            line += f"{statistics.median(a / b for a, b in paired):>{width - 1}.2f}x"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

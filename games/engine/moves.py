@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal, NamedTuple, TypeAlias
+from typing import ClassVar, Final, Literal, NamedTuple, TypeAlias
 
 from .tiles import ALL_TILES, Tile
 
@@ -35,10 +35,14 @@ class Play:
     On an empty line both ends are the same place; the engine writes "left".
     """
 
-    __slots__ = ("end", "tile")
+    __slots__ = ("_bit", "_to", "end", "tile")
 
     tile: Tile
     end: End
+    # For Round.push: the tile's bit, and the open ends this play leaves from
+    # each (ends coded left * 7 + right, EMPTY_LINE before the first tile).
+    _bit: int
+    _to: tuple[int, ...]
 
     def __new__(cls, tile: Tile | str, end: End) -> Play:
         try:
@@ -73,7 +77,28 @@ def _make_play(tile: Tile, end: End) -> Play:
     play = object.__new__(Play)
     object.__setattr__(play, "tile", tile)
     object.__setattr__(play, "end", end)
+    object.__setattr__(play, "_bit", tile.bit)
+    object.__setattr__(play, "_to", _ends_after(tile, end))
     return play
+
+
+#: The ends code of an empty line (an open line's is left * 7 + right).
+EMPTY_LINE: Final = 49
+
+
+def _ends_after(tile: Tile, end: End) -> tuple[int, ...]:
+    """The ends code after laying ``tile`` at ``end``, from each ends code (-1: it does not fit)."""
+    after = []
+    for code in range(EMPTY_LINE):
+        left, right = divmod(code, 7)
+        number = left if end == "left" else right
+        if not tile.has(number):
+            after.append(-1)
+        elif end == "left":
+            after.append(tile.other_half(left) * 7 + right)
+        else:
+            after.append(left * 7 + tile.other_half(right))
+    return (*after, tile.high * 7 + tile.low)
 
 
 #: _PLAYS[tile index][0 for left, 1 for right]
@@ -84,6 +109,8 @@ _PLAYS: Final = tuple((_make_play(t, "left"), _make_play(t, "right")) for t in A
 class Draw:
     """Take the next tile from the boneyard (only when nothing in hand fits)."""
 
+    _bit: ClassVar[int] = 0  # no tile laid (Round.push reads a play's tile bit)
+
     def __str__(self) -> str:
         return "draw"
 
@@ -91,6 +118,8 @@ class Draw:
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Give up the turn (only when nothing fits and nothing can be drawn)."""
+
+    _bit: ClassVar[int] = 0  # no tile laid (Round.push reads a play's tile bit)
 
     def __str__(self) -> str:
         return "pass"

@@ -11,8 +11,15 @@
 [Pass()]
 >>> r.play(Pass()); str(r)
 'hands=6|1/1|0,2|2 boneyard=- line=6|6 turn=0 dealer=1'
->>> r.play(parse_move("6|1R")); r.result
+>>> r.pop(), str(r)  # take the pass back
+(Pass(), 'hands=6|1/1|0,2|2 boneyard=- line=6|6 turn=1 dealer=1')
+>>> r.push(PASS); r.play(parse_move("6|1R")); r.result
 RoundResult(winners=(0,), points=5, reason='domino', pips=(0, 5))
+
+:meth:`Round.play` checks a move; :meth:`Round.push` makes one of
+:meth:`Round.legal_moves` without checking and :meth:`Round.pop` takes it back,
+for searching.  The state is kept as bit masks and numbers, changed in place
+move by move; the line, the log and the text forms are built when read.
 """
 
 from __future__ import annotations
@@ -22,10 +29,12 @@ import secrets
 from collections import deque
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
+from typing import TYPE_CHECKING, Final
 
 from .moves import (
     _PLAYS,
     DRAW,
+    EMPTY_LINE,
     PASS,
     Draw,
     Ends,
@@ -39,10 +48,12 @@ from .moves import (
 from .rules import Rules
 from .scoring import RoundResult, score_blocked, score_domino
 from .tiles import (
+    _BITS_HI,
+    _BITS_LO,
+    _HALF,
+    _HALF_MASK,
     _PLACED,
     ALL_TILES,
-    HIGH,
-    LOW,
     SUIT,
     VALUE,
     Placed,
@@ -55,8 +66,35 @@ from .tiles import (
 )
 from .view import PlayerView
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    # One made move, enough to take it back and to write the log: (move, the
+    # seat that made it, the ends code before it[, the tile drawn]).
+    Made: TypeAlias = tuple[Move, int, int] | tuple[Move, int, int, int]
+
+#: :attr:`Round.outcome` of a blocked hand (otherwise the seat that went out).
+BLOCKED: Final = -1
+
 _ANY = -1  # opening: any tile of the opener's hand (the previous winner opens)
 _DOUBLES_HIGH_FIRST = tuple(Tile(n, n).index for n in range(6, -1, -1))
+_DECK: Final = tuple(range(len(ALL_TILES)))
+_BIT: Final = tuple(1 << i for i in _DECK)
+_NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
+
+# The open ends are one number, their code: left * 7 + right, EMPTY_LINE before
+# the first tile.  By code: each end's number (-1 for none) and the tiles that fit.
+_LEFT: Final = (*(code // 7 for code in range(EMPTY_LINE)), -1)
+_RIGHT: Final = (*(code % 7 for code in range(EMPTY_LINE)), -1)
+_OPEN: Final = (*(SUIT[code // 7] | SUIT[code % 7] for code in range(EMPTY_LINE)), 0)
+# _FITS_AT[code][i]: the plays of tile i at those ends, left end first (none if it does not fit).
+_FITS_AT: Final = tuple(
+    tuple(
+        tuple(_PLAYS[i][side] for side in (0, 1) if SUIT[(left, right)[side]] >> i & 1)
+        for i in _DECK
+    )
+    for left, right in zip(_LEFT[:EMPTY_LINE], _RIGHT[:EMPTY_LINE], strict=True)
+)
 
 
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
@@ -86,15 +124,66 @@ def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
     return best
 
 
+def shuffled(rng: random.Random) -> list[int]:
+    """The 28 tiles' bits in the order ``rng.shuffle`` leaves them, drawn as it draws.
+
+    ``Random.shuffle`` is a Fisher–Yates in Python making one method call per
+    tile; inlined here, it deals the same deck for the same generator in about
+    a third of the time (a deal is a good part of a random hand's cost).
+    """
+    deck = list(_BIT)
+    kind = type(rng)
+    if (
+        kind.shuffle is not random.Random.shuffle
+        or _RANDBELOW is None
+        or (getattr(kind, "_randbelow", None) is not _RANDBELOW)
+    ):
+        rng.shuffle(deck)
+        return deck
+    getrandbits = rng.getrandbits
+    for i, below, bits in _SWAPS:
+        j = getrandbits(bits)
+        while j >= below:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# random.Random's own _randbelow: a draw of bit_length() bits, again until below.
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+_SWAPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(_DECK) - 1, 0, -1))
+
+
 class Round:
-    """A hand in progress.  ``play`` is the only way to change it.
+    """A hand in progress, changed by :meth:`play` (checked) or :meth:`push`/:meth:`pop`.
 
     Build one with :meth:`deal`, :meth:`from_hands` or :meth:`from_position`.
     """
 
+    __slots__ = (
+        "_draw",
+        "_ends",
+        "_hands",
+        "_line0",
+        "_next",
+        "_opening",
+        "_outcome",
+        "_pile",
+        "_read",
+        "_result",
+        "_trail",
+        "dealer",
+        "over",
+        "rules",
+        "turn",
+    )
+
     rules: Rules
     dealer: int
+    #: The seat to act (once the hand is over: the seat that made the last move).
     turn: int
+    #: The hand has ended (Domino! or blocked).  Read it; never set it.
+    over: bool
 
     def __init__(
         self,
@@ -121,54 +210,66 @@ class Round:
             if seen & mask:
                 raise ValueError(f"{format_tiles(tiles_of(seen & mask))} is in play twice")
             seen |= mask
-        self.rules = rules
-        self.dealer = dealer
-        self._hands = list(hands)
-        self._boneyard = list(reversed(boneyard))  # the next tile to draw is last
-        self._line: deque[Placed] = deque(line)
-        self._log: list[Event] = []
-        self._result: RoundResult | None = None
         if line:
             for a, b in pairwise(line):
                 if a.right != b.left:
                     raise ValueError(f"the line is broken between {a} and {b}")
-            self._left, self._right = line[0].left, line[-1].right
-            self._opening = _ANY
+            opening = _ANY
             if turn is None or not 0 <= turn < rules.players:
                 raise ValueError("a position with tiles on the line needs the seat to move")
-            self.turn = turn
+        elif opener is None:
+            seat, opening = find_opening(hands, dealer)
+            if turn is not None and turn != seat:
+                raise ValueError(f"seat {seat} opens this hand, not seat {turn}")
+            turn = seat
+        elif opener == _ANY:
+            if turn is None or not 0 <= turn < rules.players:
+                raise ValueError("a free opening needs the seat that opens")
+            opening = _ANY
         else:
-            self._left = self._right = -1
-            if opener is None:
-                seat, self._opening = find_opening(self._hands, dealer)
-                if turn is not None and turn != seat:
-                    raise ValueError(f"seat {seat} opens this hand, not seat {turn}")
-                self.turn = seat
-            elif opener == _ANY:
-                if turn is None or not 0 <= turn < rules.players:
-                    raise ValueError("a free opening needs the seat that opens")
-                self._opening, self.turn = _ANY, turn
-            else:
-                holder = next((s for s, h in enumerate(self._hands) if h >> opener & 1), None)
-                if holder is None:
-                    raise ValueError(f"nobody holds the opening tile {ALL_TILES[opener]}")
-                if turn is not None and turn != holder:
-                    raise ValueError(f"seat {holder} holds the opening tile, not seat {turn}")
-                self._opening, self.turn = opener, holder
-        empty = [s for s, h in enumerate(self._hands) if not h]
+            holder = next((s for s, h in enumerate(hands) if h >> opener & 1), None)
+            if holder is None:
+                raise ValueError(f"nobody holds the opening tile {ALL_TILES[opener]}")
+            if turn is not None and turn != holder:
+                raise ValueError(f"seat {holder} holds the opening tile, not seat {turn}")
+            opening, turn = opener, holder
+        empty = [s for s, h in enumerate(hands) if not h]
         if len(empty) > 1:
             raise ValueError("only one player can be out of tiles")
+        pile = list(reversed(boneyard))
+        self._begin(rules, dealer, list(hands), pile, tuple(line), turn, opening)
         if empty:
-            self._result = score_domino(rules, self._hands, empty[0])
-        elif line:
-            self._check_blocked()
-        self._start = (
-            tuple(self._hands),
-            tuple(self._boneyard),
-            tuple(self._line),
-            self.turn,
-            self._opening,
-        )
+            self._end(empty[0])
+        elif line and not (rules.draw and pile) and not self._anyone_fits(self._ends):
+            self._end(BLOCKED)
+
+    def _begin(
+        self,
+        rules: Rules,
+        dealer: int,
+        hands: list[int],
+        pile: list[int],
+        line: tuple[Placed, ...],
+        turn: int,
+        opening: int,
+    ) -> None:
+        """Set the state (hands and ``pile``, next to draw last, are kept, not copied)."""
+        self.rules = rules
+        self.dealer = dealer
+        self.turn = turn
+        self.over = False
+        self._opening = opening
+        self._next = _NEXT_SEAT[rules.players]
+        self._draw = rules.draw
+        self._hands = hands
+        self._pile = pile
+        self._line0 = line  # the line of the initial position; the rest is in the trail
+        self._ends = line[0].left * 7 + line[-1].right if line else EMPTY_LINE
+        self._trail: list[Made] = []
+        self._outcome: int | None = None
+        self._result: RoundResult | None = None
+        # (the trail when last read, the log, the line): rebuilt once the trail changes
+        self._read: tuple[list[Made], tuple[Event, ...], tuple[Placed, ...]] | None = None
 
     # -- constructors -------------------------------------------------------
 
@@ -187,14 +288,24 @@ class Round:
         seeded ``random.Random`` for reproducible deals.  ``opener`` is the seat
         that opens with any tile (the previous winner, when the rules say so).
         """
-        deck = list(range(len(ALL_TILES)))
-        (rng or secrets.SystemRandom()).shuffle(deck)
+        if not 0 <= dealer < rules.players:
+            raise ValueError(
+                f"the dealer must be a seat from 0 to {rules.players - 1}, not {dealer}"
+            )
+        deck = shuffled(rng or secrets.SystemRandom())
         size = rules.hand_size
-        hands = [mask_of_indices(deck[p * size : (p + 1) * size]) for p in range(rules.players)]
-        boneyard = deck[rules.players * size :]
+        dealt = rules.players * size
+        hands = [sum(deck[start : start + size]) for start in range(0, dealt, size)]
+        pile = [bit.bit_length() - 1 for bit in reversed(deck[dealt:])]  # next to draw last
         if opener is None:
-            return cls(rules, hands, boneyard, dealer=dealer)
-        return cls(rules, hands, boneyard, dealer=dealer, turn=opener, opener=_ANY)
+            turn, opening = find_opening(hands, dealer)
+        elif 0 <= opener < rules.players:
+            turn, opening = opener, _ANY
+        else:
+            raise ValueError("a free opening needs the seat that opens")
+        r = object.__new__(cls)
+        r._begin(rules, dealer, hands, pile, (), turn, opening)
+        return r
 
     @classmethod
     def from_hands(
@@ -258,14 +369,27 @@ class Round:
             round_.play(parse_move(move) if isinstance(move, str) else move)
         return round_
 
+    @classmethod
+    def sampled(cls, view: PlayerView, hands: list[int], pile: list[int]) -> Round:
+        """The hand ``view`` shows, with every hand and the boneyard (next to draw
+        last) as a sampled deal says, for a bot to search: unchecked, its log empty.
+
+        ``hands`` and ``pile`` are kept, not copied.
+        """
+        if view.seat is None or view.result is not None:
+            raise ValueError("only a seat's view of a hand in progress can be searched")
+        r = object.__new__(cls)
+        r._begin(view.rules, view.dealer, hands, pile, view.line, view.turn, _ANY)
+        return r
+
     def copy(self) -> Round:
-        """An independent copy to try moves on (the log is shared history, copied too)."""
+        """An independent copy to try moves on (the history comes too)."""
         twin = object.__new__(Round)
-        twin.__dict__.update(self.__dict__)
+        for name in Round.__slots__:
+            setattr(twin, name, getattr(self, name))
         twin._hands = list(self._hands)
-        twin._boneyard = list(self._boneyard)
-        twin._line = deque(self._line)
-        twin._log = list(self._log)
+        twin._pile = list(self._pile)
+        twin._trail = list(self._trail)
         return twin
 
     # -- reading ------------------------------------------------------------
@@ -278,48 +402,71 @@ class Round:
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         """The undrawn tiles, next to be drawn first."""
-        return tuple(ALL_TILES[i] for i in reversed(self._boneyard))
+        return tuple(ALL_TILES[i] for i in reversed(self._pile))
+
+    @property
+    def boneyard_count(self) -> int:
+        """How many tiles are left to draw."""
+        return len(self._pile)
 
     @property
     def line(self) -> tuple[Placed, ...]:
         """The tiles on the table, left to right, as they lie."""
-        return tuple(self._line)
+        return self._history()[1]
 
     @property
     def ends(self) -> Ends | None:
         """The two open numbers ``(left, right)``; None before the first tile."""
-        return None if self._left < 0 else (self._left, self._right)
+        code = self._ends
+        return None if code == EMPTY_LINE else (_LEFT[code], _RIGHT[code])
+
+    @property
+    def left_end(self) -> int:
+        """The number open on the left end; -1 before the first tile."""
+        return _LEFT[self._ends]
+
+    @property
+    def right_end(self) -> int:
+        """The number open on the right end; -1 before the first tile."""
+        return _RIGHT[self._ends]
 
     @property
     def log(self) -> tuple[Event, ...]:
         """The public history of this hand."""
-        return tuple(self._log)
+        return self._history()[0]
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """The moves made since the initial position."""
-        return tuple(e.move for e in self._log)
+        return tuple(e.move for e in self._history()[0])
 
     @property
     def initial_position(self) -> str:
         """The position this round started from; with :attr:`moves` it is the record."""
-        hands, boneyard, line, turn, opening = self._start
-        return _format_position(hands, boneyard, line, turn, self.dealer, opening)
+        start = self.copy()
+        while start._trail:
+            start.pop()
+        return start.position()
 
     @property
-    def over(self) -> bool:
-        """The hand has ended (Domino! or blocked)."""
-        return self._result is not None
+    def outcome(self) -> int | None:
+        """The seat that went out, :data:`BLOCKED`, or None while the hand goes on."""
+        return self._outcome
 
     @property
     def result(self) -> RoundResult | None:
         """How the hand ended, once it has."""
+        if self._result is None and self._outcome is not None:
+            if self._outcome == BLOCKED:
+                self._result = score_blocked(self.rules, self._hands)
+            else:
+                self._result = score_domino(self.rules, self._hands, self._outcome)
         return self._result
 
     @property
     def opening_tile(self) -> Tile | None:
         """The tile the opener must lay; None once played or when any tile will do."""
-        if self._left >= 0 or self._opening == _ANY:
+        if self._ends != EMPTY_LINE or self._opening == _ANY:
             return None
         return ALL_TILES[self._opening]
 
@@ -327,57 +474,75 @@ class Round:
         """A seat's hand as a tile mask."""
         return self._hands[seat]
 
+    def hand_masks(self) -> tuple[int, ...]:
+        """Every hand as a tile mask, by seat (the whole truth, as :attr:`hands`)."""
+        return tuple(self._hands)
+
+    def fitting_ends(self) -> tuple[int, int]:
+        """The tiles the seat to act may lay on the left end and on the right end,
+        as masks: both 0 when it must draw or pass, or the hand is over.  On an
+        empty line both ends are one place: the tiles it may open with are on the
+        left.  For searching: no list of moves is built."""
+        hand = self._hands[self.turn]
+        code = self._ends
+        if code != EMPTY_LINE:
+            return hand & SUIT[_LEFT[code]], hand & SUIT[_RIGHT[code]]
+        if self.over:
+            return 0, 0
+        return (hand if self._opening == _ANY else _BIT[self._opening]), 0
+
+    def stuck_move(self) -> Move:
+        """What the seat to act does when no tile fits: draw while the boneyard
+        lasts (in a draw game), else pass."""
+        return DRAW if self._draw and self._pile else PASS
+
     def legal_moves(self) -> list[Move]:
         """Every move the seat to act may make; empty once the hand is over."""
-        if self._result is not None:
+        code = self._ends
+        fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
+        if fits:
+            if not fits & (fits - 1):  # one tile: on each end it fits
+                return [*_FITS_AT[code][fits.bit_length() - 1]]
+            at = _FITS_AT[code]
+            moves: list[Move] = []
+            for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]:
+                moves += at[i]
+            return moves
+        if self.over:
             return []
-        hand = self._hands[self.turn]
-        left = self._left
-        if left < 0:
+        if code == EMPTY_LINE:
             if self._opening != _ANY:
                 return [_PLAYS[self._opening][0]]
-            return [_PLAYS[i][0] for i in indices(hand)]
-        right = self._right
-        fits = hand & (SUIT[left] | SUIT[right])
-        if fits:
-            moves: list[Move] = []
-            left_suit = SUIT[left]
-            right_suit = SUIT[right]
-            for i in indices(fits):
-                bit = 1 << i
-                if left_suit & bit:
-                    moves.append(_PLAYS[i][0])
-                if right_suit & bit:
-                    moves.append(_PLAYS[i][1])
-            return moves
-        if self._boneyard and self.rules.draw:
+            return [_PLAYS[i][0] for i in indices(self._hands[self.turn])]
+        if self._draw and self._pile:
             return [DRAW]
         return [PASS]
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (docs/rules.md §5); None for a spectator."""
-        over = self._result is not None
+        over = self.over
         own = tiles_of(self._hands[seat]) if seat is not None else ()
+        log, line = self._history()
         return PlayerView(
             rules=self.rules,
             seat=seat,
             hand=own,
-            line=tuple(self._line),
+            line=line,
             ends=self.ends,
             hand_counts=tuple(h.bit_count() for h in self._hands),
-            boneyard_count=len(self._boneyard),
+            boneyard_count=len(self._pile),
             turn=self.turn,
             dealer=self.dealer,
-            log=tuple(self._log),
+            log=log,
             legal_moves=tuple(self.legal_moves()) if seat == self.turn else (),
-            result=self._result,
+            result=self.result,
             revealed=self.hands if over else None,
         )
 
     def position(self) -> str:
         """The whole position as one line of text; :meth:`from_position` reads it back."""
         return _format_position(
-            self._hands, self._boneyard, self._line, self.turn, self.dealer, self._opening
+            self._hands, self._pile, self.line, self.turn, self.dealer, self._opening
         )
 
     def __str__(self) -> str:
@@ -386,6 +551,33 @@ class Round:
     def __repr__(self) -> str:
         return f"<Round {self.rules.preset} {self.position()}>"
 
+    def _history(self) -> tuple[tuple[Event, ...], tuple[Placed, ...]]:
+        """The log and the line, rebuilt from the trail when it has changed since."""
+        read = self._read
+        trail = self._trail
+        if read is not None and read[0] == trail:
+            return read[1], read[2]
+        events = []
+        line = deque(self._line0)
+        for made in trail:
+            move, seat, code = made[0], made[1], made[2]
+            if code == EMPTY_LINE:
+                assert type(move) is Play
+                tile = move.tile
+                events.append(Event(seat, _PLAYS[tile.index][0], None))
+                line.append(_PLACED[tile.high][tile.low])
+                continue
+            left, right = _LEFT[code], _RIGHT[code]
+            if type(move) is Play:
+                if move.end == "left":
+                    line.appendleft(_PLACED[move.tile.other_half(left)][left])
+                else:
+                    line.append(_PLACED[right][move.tile.other_half(right)])
+            events.append(Event(seat, move, (left, right)))
+        log, placed = tuple(events), tuple(line)
+        self._read = (list(trail), log, placed)
+        return log, placed
+
     # -- playing ------------------------------------------------------------
 
     def play(self, move: Move | str) -> None:
@@ -393,86 +585,141 @@ class Round:
         ``IllegalMoveError`` leaves the round unchanged."""
         if isinstance(move, str):
             move = parse_move(move)
-        if self._result is not None:
+        if self.over:
             raise IllegalMoveError("the hand is over", "over")
-        seat = self.turn
-        hand = self._hands[seat]
-        left = self._left
+        hand = self._hands[self.turn]
+        code = self._ends
         if type(move) is Play:
             tile = move.tile
             i = tile.index
-            bit = 1 << i
-            if not hand & bit:
+            if not hand >> i & 1:
                 raise IllegalMoveError(f"{tile} is not in your hand", "not_in_hand")
-            if left < 0:
+            if code == EMPTY_LINE:
                 if self._opening != _ANY and i != self._opening:
                     raise IllegalMoveError(
                         f"the hand opens with {ALL_TILES[self._opening]}", "opening"
                     )
-                self._line.append(_PLACED[HIGH[i]][LOW[i]])
-                self._left, self._right = HIGH[i], LOW[i]
-                self._log.append(Event(seat, _PLAYS[i][0], None))
+            elif move._to[code] < 0:
+                left, right = _LEFT[code], _RIGHT[code]
+                raise IllegalMoveError(_no_match(tile, move.end, left, right), "no_match")
+        elif type(move) is Draw or type(move) is Pass:
+            if code == EMPTY_LINE:
+                raise IllegalMoveError(
+                    "the hand has not opened yet: lay the opening tile", "not_open"
+                )
+            fitting = hand & _OPEN[code]
+            can_draw = self._draw and self._pile
+            if type(move) is Draw:
+                if fitting:
+                    raise IllegalMoveError(
+                        f"you can play {_first(fitting)}: draw only when nothing fits", "must_play"
+                    )
+                if not can_draw:
+                    raise IllegalMoveError("there is nothing to draw: pass", "nothing_to_draw")
             else:
-                right = self._right
-                if move.end == "left":
-                    if not SUIT[left] & bit:
-                        raise IllegalMoveError(_no_match(tile, "left", left, right), "no_match")
-                    other = HIGH[i] + LOW[i] - left
-                    self._line.appendleft(_PLACED[other][left])
-                    self._left = other
-                else:
-                    if not SUIT[right] & bit:
-                        raise IllegalMoveError(_no_match(tile, "right", left, right), "no_match")
-                    other = HIGH[i] + LOW[i] - right
-                    self._line.append(_PLACED[right][other])
-                    self._right = other
-                self._log.append(Event(seat, move, (left, right)))
-            hand ^= bit
-            self._hands[seat] = hand
-            if not hand:
-                self._result = score_domino(self.rules, self._hands, seat)
-                return
-            self._check_blocked()
-            if self._result is None:
-                self.turn = (seat + 1) % self.rules.players
-            return
-        if left < 0:
-            raise IllegalMoveError("the hand has not opened yet: lay the opening tile", "not_open")
-        ends = (left, self._right)
-        fitting = hand & (SUIT[left] | SUIT[self._right])
-        if type(move) is Draw:
-            if fitting:
-                raise IllegalMoveError(
-                    f"you can play {_first(fitting)}: draw only when nothing fits", "must_play"
-                )
-            if not (self.rules.draw and self._boneyard):
-                raise IllegalMoveError("there is nothing to draw: pass", "nothing_to_draw")
-            self._hands[seat] = hand | 1 << self._boneyard.pop()
-            self._log.append(Event(seat, DRAW, ends))
-            if not self._boneyard:
-                self._check_blocked()
-            return
-        if type(move) is Pass:
-            if fitting:
-                raise IllegalMoveError(
-                    f"you can play {_first(fitting)}: no passing while a tile fits", "must_play"
-                )
-            if self.rules.draw and self._boneyard:
-                raise IllegalMoveError("draw from the boneyard until a tile fits", "must_draw")
-            self._log.append(Event(seat, PASS, ends))
-            self.turn = (seat + 1) % self.rules.players
-            return
-        raise IllegalMoveError(f"not a move: {move!r}")
+                if fitting:
+                    raise IllegalMoveError(
+                        f"you can play {_first(fitting)}: no passing while a tile fits",
+                        "must_play",
+                    )
+                if can_draw:
+                    raise IllegalMoveError("draw from the boneyard until a tile fits", "must_draw")
+        else:
+            raise IllegalMoveError(f"not a move: {move!r}")
+        self.push(move)
 
-    def _check_blocked(self) -> None:
-        """End the hand when nobody can play and nothing can be drawn."""
-        if self.rules.draw and self._boneyard:
-            return
-        fits = SUIT[self._left] | SUIT[self._right]
-        for hand in self._hands:
-            if hand & fits:
+    def push(self, move: Move) -> None:
+        """Make ``move``, which must be one of :meth:`legal_moves`: unchecked, for
+        searching (:meth:`play` checks).  :meth:`pop` takes it back."""
+        seat = self.turn
+        code = self._ends
+        bit = move._bit  # a play's tile; 0 for a draw or a pass
+        if bit:
+            hands = self._hands
+            hand = hands[seat] ^ bit
+            hands[seat] = hand
+            self._trail.append((move, seat, code))
+            code = move._to[code]  # type: ignore[union-attr]
+            self._ends = code
+            if not hand:
+                self._end(seat)
                 return
-        self._result = score_blocked(self.rules, self._hands)
+            following = self._next[seat]
+            # Blocked: nobody can play and nothing can be drawn (the next seat
+            # holding a tile that fits settles it at once, most of the time).
+            if (
+                hands[following] & _OPEN[code]
+                or (self._draw and self._pile)
+                or self._anyone_fits(code)
+            ):
+                self.turn = following
+            else:
+                self._end(BLOCKED)
+        elif type(move) is Pass:
+            self._trail.append((move, seat, code))
+            self.turn = self._next[seat]
+        else:
+            pile = self._pile
+            i = pile.pop()
+            self._trail.append((move, seat, code, i))
+            self._hands[seat] |= _BIT[i]
+            if not pile and not self._anyone_fits(code):
+                self._end(BLOCKED)
+
+    def pop(self) -> Move:
+        """Take back the last move made since the initial position, and return it."""
+        if not self._trail:
+            raise IndexError("no move to take back since the initial position")
+        made = self._trail.pop()
+        move = made[0]
+        seat = made[1]
+        bit = move._bit
+        if bit:
+            self._hands[seat] |= bit
+            self._ends = made[2]
+        elif len(made) == 4:  # a draw: the tile goes back on the pile
+            drawn = made[3]
+            self._hands[seat] ^= _BIT[drawn]
+            self._pile.append(drawn)
+        self.turn = seat
+        if self.over:
+            self.over = False
+            self._outcome = self._result = None
+        return move
+
+    def pop_to(self, depth: int) -> None:
+        """Take back every move after the first ``depth`` made since the initial
+        position, in one step: a play-out's moves, once it is scored."""
+        trail = self._trail
+        if not 0 <= depth <= len(trail):
+            raise IndexError(f"{len(trail)} moves were made, not {depth}")
+        if depth == len(trail):
+            return
+        undone = trail[depth:]
+        del trail[depth:]
+        hands = self._hands
+        for made in reversed(undone):  # the last first: a drawn tile may have been laid
+            bit = made[0]._bit
+            if bit:
+                hands[made[1]] |= bit
+            elif len(made) == 4:
+                hands[made[1]] ^= _BIT[made[3]]
+                self._pile.append(made[3])
+        first = undone[0]
+        self.turn = first[1]
+        self._ends = first[2]
+        if self.over:
+            self.over = False
+            self._outcome = self._result = None
+
+    def _anyone_fits(self, code: int) -> bool:
+        """Some hand holds a tile that fits the ends ``code``."""
+        fits = _OPEN[code]
+        return any(hand & fits for hand in self._hands)
+
+    def _end(self, outcome: int) -> None:
+        self.over = True
+        self._outcome = outcome
 
 
 def _format_position(
@@ -491,14 +738,6 @@ def _format_position(
     if line_text == "-":
         text += " opener=" + ("any" if opening == _ANY else str(ALL_TILES[opening]))
     return text
-
-
-def mask_of_indices(tile_indices: Iterable[int]) -> int:
-    """The mask of tiles given by index."""
-    mask = 0
-    for i in tile_indices:
-        mask |= 1 << i
-    return mask
 
 
 def _as_tile(tile: Tile | str) -> Tile:

@@ -1,4 +1,4 @@
-"""The hard bot's exact endgame agrees with a plain search through the referee."""
+"""The hard bot's exact endgame agrees with a plain search through checked plays."""
 
 from __future__ import annotations
 
@@ -57,9 +57,6 @@ def test_the_endgame_value_is_the_exact_minimax_value(rules: Rules, seed: int) -
     assume(not r.over and r.ends is not None)
     seat = r.turn
     solver = EndgameSolver(rules, seat, _scorer(rules, seat, BONUS))
-    hands = [r.hand_mask(s) for s in range(rules.players)]
-    pile = [t.index for t in reversed(r.boneyard)]
-    before = (list(hands), list(pile))
-    left, right = r.ends
-    assert solver.value(hands, left, right, r.turn, pile) == _minimax(r, seat)
-    assert (hands, pile) == before  # the solver leaves its arguments as it found them
+    before = r.position(), r.log
+    assert solver.value(r) == _minimax(r.copy(), seat)
+    assert (r.position(), r.log) == before  # the solver leaves the round as it found it

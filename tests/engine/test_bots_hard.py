@@ -5,17 +5,67 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from games.engine import PRESETS, Round
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import PRESETS, Play, Round, Rules
 from games.engine.bots.base import plays_of
-from games.engine.bots.hard import HardBot, _scorer, _survivors
-from games.engine.playout import BLOCKED
+from games.engine.bots.hard import HardBot, _scorer, _survivors, play_out
+from games.engine.round import BLOCKED
 from games.engine.tiles import mask_of, parse_tiles
+
+from .strategies import random_round, seeds, tables
 
 PAIRS = replace(PRESETS["domino"], players=4, hand_size=7)
 
 
 def masks(text: str) -> list[int]:
     return [mask_of(parse_tiles(h)) for h in text.split("/")]
+
+
+def _greedy(r: Round) -> None:
+    """The play-out's greedy policy, through the checked play: the heaviest tile, left first."""
+    while not r.over:
+        moves = r.legal_moves()
+        plays = [m for m in moves if isinstance(m, Play)]
+        if not plays:
+            r.play(moves[0])
+            continue
+        r.play(max(plays, key=lambda m: (m.tile.value, m.tile.index, m.end == "left")))
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables, seeds, st.integers(min_value=1, max_value=30))
+def test_the_greedy_play_out_plays_the_policy_it_says_and_takes_itself_back(
+    rules: Rules, seed: int, depth: int
+) -> None:
+    r = random_round(rules, seed, stop_after=depth)
+    if r.over or r.ends is None:
+        return
+    from_text = Round.from_position(rules, r.position())
+    before, depth = r.position(), len(r.moves)
+    play_out(r, random.random, randomness=0.0)
+    _greedy(from_text)
+    assert r.result == from_text.result
+    assert r.position() == from_text.position()
+    assert r.moves[depth:] == from_text.moves
+    r.pop_to(depth)
+    assert r.position() == before and len(r.moves) == depth
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables, seeds, st.floats(min_value=0.0, max_value=1.0))
+def test_a_random_play_out_ends_the_hand_with_legal_moves(
+    rules: Rules, seed: int, randomness: float
+) -> None:
+    r = random_round(rules, seed, stop_after=1)
+    if r.over:
+        return
+    rng = random.Random(seed)
+    play_out(r, rng.random, randomness)
+    assert r.over
+    replayed = Round.replay(rules, r.initial_position, r.moves)  # every move checked
+    assert replayed.result == r.result
 
 
 def test_a_partner_going_out_is_a_win_for_the_team() -> None:

@@ -4,33 +4,34 @@ Late in a hand few tiles are left and the whole game tree is small: instead of
 a random play-out, the hard bot plays each sampled deal out perfectly, every
 side choosing what is best for it (the bot's side maximises its result, the
 others minimise it).  Drawing is forced, so with the pile's order known the
-tree has no chance nodes.  Positions met twice are solved once.
+tree has no chance nodes.  Positions met twice are solved once.  The moves are
+made and taken back on the sampled :class:`~games.engine.round.Round` itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from ..playout import BLOCKED
+from ..moves import _PLAYS, Play
+from ..round import Round
 from ..rules import Rules
-from ..tiles import HIGH, LOW, SUIT, indices
+from ..tiles import indices
 
-Score = Callable[[list[int], int], float]
-Key = tuple[tuple[int, ...], int, int, int, int, int]
+#: score(hands, outcome): a finished hand's worth, from its hand masks and
+#: :attr:`Round.outcome` (the seat that went out, or ``BLOCKED``).
+Score = Callable[[Sequence[int], int], float]
+Key = tuple[tuple[int, ...], int, int, int, int]
 
 
 class EndgameSolver:
     """Exact values of positions for ``seat``'s side, by a ``score`` of finished hands.
 
-    ``score(hands, outcome)`` is given the final hands and the seat that went
-    out (or ``BLOCKED``).  One solver serves one decision; its table of solved
-    positions is cleared with :meth:`new_deal` for each sampled deal.
+    One solver serves one decision; its table of solved positions is cleared
+    with :meth:`new_deal` for each sampled deal.
     """
 
     def __init__(self, rules: Rules, seat: int, score: Score) -> None:
-        self.players = rules.players
         self.maximising = tuple(side == rules.side_of(seat) for side in rules.seat_sides)
-        self.draw = rules.draw
         self.score = score
         self.nodes = 0
         self._solved: dict[Key, float] = {}
@@ -39,81 +40,42 @@ class EndgameSolver:
         """Forget the positions solved for the previous deal."""
         self._solved.clear()
 
-    def value(self, hands: list[int], left: int, right: int, turn: int, pile: list[int]) -> float:
-        """The value with ``turn`` to move on ends ``left``/``right``; ``hands`` and
-        ``pile`` (next to draw last) are restored before returning."""
-        return self._value(hands, left, right, turn, pile, 0)
-
-    def _value(
-        self, hands: list[int], left: int, right: int, turn: int, pile: list[int], stuck: int
-    ) -> float:
+    def value(self, r: Round) -> float:
+        """The value of ``r``'s position; ``r`` is as it was when this returns."""
         self.nodes += 1
+        outcome = r.outcome
+        if outcome is not None:
+            return self.score(r.hand_masks(), outcome)
+        left, right = r.left_end, r.right_end
         low, high = (left, right) if left <= right else (right, left)
-        key = (tuple(hands), low, high, turn, len(pile), stuck)
+        key = (r.hand_masks(), low, high, r.turn, r.boneyard_count)
         known = self._solved.get(key)
         if known is not None:
             return known
-        held = hands[turn]
-        open_suits = SUIT[left] | SUIT[right]
-        hand = held
-        fits = hand & open_suits
-        taken: list[int] = []
-        if not fits and self.draw:
-            while pile:
-                i = pile.pop()
-                taken.append(i)
-                hand |= 1 << i
-                if open_suits >> i & 1:
-                    fits = 1 << i
-                    break
-        following = turn + 1 if turn + 1 < self.players else 0
-        if not fits:
-            hands[turn] = hand
-            if stuck + 1 == self.players:
-                result = self.score(hands, BLOCKED)
-            else:
-                result = self._value(hands, left, right, following, pile, stuck + 1)
+        on_left, on_right = r.fitting_ends()
+        fits = on_left | on_right
+        if not fits:  # a draw or a pass: forced
+            r.push(r.stuck_move())
+            result = self.value(r)
+            r.pop()
         else:
-            result = self._best(hands, hand, fits, left, right, turn, following, pile)
-        hands[turn] = held
-        if taken:
-            pile.extend(reversed(taken))
+            maximising = self.maximising[r.turn]
+            best: float | None = None
+            for i in indices(fits):
+                for play in _placements(i, on_left, on_right, left == right):
+                    r.push(play)
+                    value = self.value(r)
+                    r.pop()
+                    if best is None or (value > best if maximising else value < best):
+                        best = value
+            assert best is not None
+            result = best
         self._solved[key] = result
         return result
 
-    def _best(
-        self,
-        hands: list[int],
-        hand: int,
-        fits: int,
-        left: int,
-        right: int,
-        turn: int,
-        following: int,
-        pile: list[int],
-    ) -> float:
-        maximising = self.maximising[turn]
-        best = 0.0
-        found = False
-        for i in indices(fits):
-            a, b = HIGH[i], LOW[i]
-            rest = hand ^ (1 << i)
-            hands[turn] = rest
-            for end_left, end_right in _placements(a, b, left, right):
-                if rest:
-                    value = self._value(hands, end_left, end_right, following, pile, 0)
-                else:
-                    value = self.score(hands, turn)
-                if not found or (value > best if maximising else value < best):
-                    best, found = value, True
-        return best
 
-
-def _placements(a: int, b: int, left: int, right: int) -> list[tuple[int, int]]:
-    """The ends after laying tile ``a|b``, on each end it fits (once if both ends match)."""
-    options = []
-    if a == left or b == left:
-        options.append((b if a == left else a, right))
-    if (a == right or b == right) and left != right:
-        options.append((left, b if a == right else a))
-    return options
+def _placements(i: int, on_left: int, on_right: int, same_ends: bool) -> tuple[Play, ...]:
+    """Tile ``i`` laid on each end it fits (once when both ends show the same number)."""
+    if on_left >> i & 1:
+        return _PLAYS[i] if on_right >> i & 1 and not same_ends else _PLAYS[i][:1]
+    return _PLAYS[i][1:]

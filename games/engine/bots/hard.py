@@ -2,12 +2,12 @@
 
 Each iteration deals the unseen tiles at random, consistently with everything
 public (:class:`~games.engine.bots.knowledge.WorldSampler`), then plays every
-candidate move in that deal to the end of the hand with the fast play-out
-(:func:`~games.engine.playout.play_out`), every candidate on the same deal and
-the same random numbers, so that their difference is the move's own.  The move
-with the best average result for this seat's side is laid.  Optionally,
-candidates that fall clearly behind are dropped, and the search ends early once
-a single one is left.
+candidate move in that deal to the end of the hand (:func:`play_out`, on a
+:class:`~games.engine.round.Round` of the deal: moves made, then taken back),
+every candidate on the same deal and the same random numbers, so that their
+difference is the move's own.  The move with the best average result for this
+seat's side is laid.  Optionally, candidates that fall clearly behind are
+dropped, and the search ends early once a single one is left.
 
 The result of a hand is the side's margin: the points it scores, or minus the
 points an opposing side scores (shared among the opponents with three or more
@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import cycle
+from typing import Final
 
-from ..moves import Play
-from ..playout import BLOCKED, play_out
+from ..moves import _PLAYS, Play
+from ..round import BLOCKED, Round
 from ..rules import Rules
-from ..tiles import pip_total
+from ..tiles import _BITS_HI, _BITS_LO, _HALF, _HALF_MASK, VALUE, pip_total
 from ..view import PlayerView
-from .base import WeighingBot, ends_after
-from .endgame import EndgameSolver
+from .base import WeighingBot
+from .endgame import EndgameSolver, Score
 from .knowledge import Knowledge, WorldSampler
 
 #: The site's thinking time per decision, in milliseconds.
@@ -148,16 +149,11 @@ class _Trial:
         rules = view.rules
         seat = view.seat
         assert seat is not None
-        self.seat = seat
-        self.following = (seat + 1) % rules.players
-        self.draw = rules.draw
+        self.view = view
+        self.plays = plays
         self.randomness = bot.randomness
         self.uniform = uniform
         self.score = _scorer(rules, seat, bot.win_bonus)
-        self.candidates = []
-        for play in plays:
-            left, right = ends_after(view, play)
-            self.candidates.append((1 << play.tile.index, left, right))
         left_to_play = sum(view.hand_counts) + (view.boneyard_count if rules.draw else 0)
         self.solver = None
         if left_to_play <= bot.endgame_tiles:
@@ -165,36 +161,79 @@ class _Trial:
 
     def results(self, hands: list[int], pile: list[int], alive: list[int]) -> list[float]:
         """The result of each live candidate on this deal, in the order of ``alive``."""
-        me, score, solver = self.seat, self.score, self.solver
+        r = Round.sampled(self.view, hands, pile)
+        score, solver = self.score, self.solver
         values = []
         if solver is not None:
             solver.new_deal()
         else:
             numbers = [self.uniform() for _ in range(_NUMBERS_PER_DEAL)]
         for k in alive:
-            bit, left, right = self.candidates[k]
-            trial = list(hands)
-            trial[me] ^= bit
-            if not trial[me]:
-                values.append(score(trial, me))
-            elif solver is not None:
-                values.append(solver.value(trial, left, right, self.following, pile))
+            r.push(self.plays[k])
+            if solver is not None:
+                values.append(solver.value(r))
             else:
-                outcome = play_out(
-                    trial,
-                    left,
-                    right,
-                    self.following,
-                    list(pile),
-                    self.draw,
-                    cycle(numbers).__next__,
-                    self.randomness,
-                )
-                values.append(score(trial, outcome))
+                play_out(r, cycle(numbers).__next__, self.randomness)
+                outcome = r.outcome
+                assert outcome is not None
+                values.append(score(r.hand_masks(), outcome))
+            r.pop_to(0)
         return values
 
 
-def _scorer(rules: Rules, seat: int, win_bonus: float) -> Callable[[list[int], int], float]:
+def _heaviest(bits: tuple[int, ...]) -> int:
+    best = -1
+    for i in bits:
+        if best < 0 or (VALUE[i], i) > (VALUE[best], best):
+            best = i
+    return best
+
+
+# The heaviest tile in each 14-bit half of a mask (-1 for none), ties to the higher half.
+_HEAVY_LO: Final = tuple(_heaviest(b) for b in _BITS_LO)
+_HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
+_KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
+
+
+def play_out(r: Round, rnd: Callable[[], float], randomness: float = 1.0) -> None:
+    """Play ``r`` on to the end of the hand (``pop_to`` takes the moves back).
+
+    Each play is random with probability ``randomness`` (uniform over the
+    fitting tiles, then over the ends it fits), otherwise greedy: the heaviest
+    fitting tile, on the left end when it fits both.
+    """
+    push, fitting_ends, plays = r.push, r.fitting_ends, _PLAYS
+    bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
+    heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
+    always_random = randomness >= 1.0
+    while True:
+        on_left, on_right = fitting_ends()
+        fits = on_left | on_right
+        if not fits:
+            if r.over:
+                return
+            push(r.stuck_move())
+            continue
+        if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
+            i = fits.bit_length() - 1
+            randomly = always_random
+        elif always_random or rnd() < randomness:
+            choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
+            i = choices[int(rnd() * len(choices))]
+            randomly = True
+        else:
+            i = heavy_hi[fits >> half]
+            j = heavy_lo[fits & half_mask]
+            if i < 0 or (j >= 0 and key[j] > key[i]):
+                i = j
+            randomly = False
+        if on_left >> i & 1 and not (randomly and on_right >> i & 1 and rnd() < 0.5):
+            push(plays[i][0])
+        else:
+            push(plays[i][1])
+
+
+def _scorer(rules: Rules, seat: int, win_bonus: float) -> Score:
     """The result of a finished play-out for ``seat``'s side (see the module docstring)."""
     sides = rules.seat_sides
     mine = sides[seat]
@@ -206,7 +245,7 @@ def _scorer(rules: Rules, seat: int, win_bonus: float) -> Callable[[list[int], i
     rivals = [tuple(s for s in range(rules.players) if sides[s] != sides[w]) for w in sides]
     members = [rules.seats_of(side) for side in range(side_count)]
 
-    def score(hands: list[int], outcome: int) -> float:
+    def score(hands: Sequence[int], outcome: int) -> float:
         if outcome != BLOCKED:
             winner = sides[outcome]
             points = 0
