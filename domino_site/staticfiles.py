@@ -6,6 +6,8 @@ original and its hashed copy alike.  Pyodide's WebAssembly (10 MB, for the offli
 game) takes seconds each time; a test run collects into a fresh folder per process.
 So the compressed bytes are kept by the content's hash in ``vendor/compressed/``
 (git-ignored) and reused: the same content always compresses to the same bytes.
+``make setup`` compresses Pyodide's files there as it fetches them
+(tools/fetch_pyodide.py): no collection waits for them.
 """
 
 from __future__ import annotations
@@ -16,39 +18,40 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 from whitenoise.storage import CompressedManifestStaticFilesStorage  # type: ignore[import-untyped]
 
+KEPT = Path(__file__).resolve().parent.parent / "vendor" / "compressed"
+#: How each kind of compressed copy is made: WhiteNoise's own settings.
+COMPRESS = {"br": Compressor.compress_brotli, "gz": Compressor.compress_gzip}
 
-def _kept_dir() -> Path:
-    return Path(settings.BASE_DIR) / "vendor" / "compressed"
+
+def kept_compressed(data: bytes, kind: str) -> bytes:
+    """``data`` compressed as WhiteNoise compresses (``kind``: "br" or "gz"), made once."""
+    path = KEPT / f"{hashlib.sha256(data).hexdigest()}.{kind}"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    compressed: bytes = COMPRESS[kind](data)
+    KEPT.mkdir(parents=True, exist_ok=True)
+    # written whole, then renamed: a parallel collection never reads half a file
+    handle, temporary = tempfile.mkstemp(dir=KEPT)
+    with os.fdopen(handle, "wb") as out:
+        out.write(compressed)
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, path)
+    return compressed
 
 
 class KeptCompressor(Compressor):  # type: ignore[misc]
     """WhiteNoise's compressor, reading a content's compressed bytes from the kept ones."""
 
-    def _kept(self, data: bytes, kind: str, compress: Any) -> bytes:
-        folder = _kept_dir()
-        path = folder / f"{hashlib.sha256(data).hexdigest()}.{kind}"
-        try:
-            return path.read_bytes()
-        except OSError:
-            pass
-        compressed: bytes = compress(data)
-        folder.mkdir(parents=True, exist_ok=True)
-        # written whole, then renamed: a parallel collection never reads half a file
-        handle, temporary = tempfile.mkstemp(dir=folder)
-        with os.fdopen(handle, "wb") as out:
-            out.write(compressed)
-        os.replace(temporary, path)
-        return compressed
-
     def compress_brotli(self, data: bytes) -> bytes:
-        return self._kept(data, "br", Compressor.compress_brotli)
+        return kept_compressed(data, "br")
 
     def compress_gzip(self, data: bytes) -> bytes:
-        return self._kept(data, "gz", Compressor.compress_gzip)
+        return kept_compressed(data, "gz")
 
 
 class KeptCompressionStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]

@@ -52,6 +52,17 @@ def checked(data: bytes) -> bytes:
     return data
 
 
+def without_source_map(name: str, content: bytes) -> bytes:
+    """The loader without its last line's pointer to a source map, which the package has
+    but the site does not serve (collecting the static files would look for it)."""
+    if not name.endswith((".js", ".mjs")):
+        return content
+    lines = content.rstrip(b"\n").split(b"\n")
+    if lines[-1].startswith(b"//# sourceMappingURL="):
+        lines.pop()
+    return b"\n".join(lines) + b"\n"
+
+
 def fetch() -> None:
     print(f"fetching pyodide {VERSION} (about 6 MB)", flush=True)
     with urllib.request.urlopen(TARBALL, timeout=120) as response:
@@ -63,20 +74,34 @@ def fetch() -> None:
             member = tar.extractfile(f"package/{name}")
             if member is None:
                 raise SystemExit(f"pyodide {VERSION}: the package has no {name}")
-            (TARGET / name).write_bytes(member.read())
+            (TARGET / name).write_bytes(without_source_map(name, member.read()))
     DONE.write_text(INTEGRITY + "\n")
+
+
+def precompress() -> None:
+    """Brotli and gzip copies of the files, as collecting the static files makes them
+    (``domino_site.staticfiles``): made here once, at set-up, not at every collection."""
+    sys.path.insert(0, str(ROOT))
+    from domino_site.staticfiles import kept_compressed
+
+    for name in FILES:
+        if name.endswith(".zip"):
+            continue  # compressed already: WhiteNoise leaves it as it is
+        data = (TARGET / name).read_bytes()
+        for kind in ("br", "gz"):
+            kept_compressed(data, kind)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only say whether it is there")
     args = parser.parse_args(argv)
-    if present():
-        return 0
-    if args.check:
-        print(f"pyodide {VERSION} is not in {TARGET.relative_to(ROOT)}: run make setup")
-        return 1
-    fetch()
+    if not present():
+        if args.check:
+            print(f"pyodide {VERSION} is not in {TARGET.relative_to(ROOT)}: run make setup")
+            return 1
+        fetch()
+    precompress()
     return 0
 
 
