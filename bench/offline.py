@@ -162,11 +162,15 @@ def moves_and_decisions(browser: Any, base: str, moves: int) -> dict[str, Any]:
             page.wait_for_selector(
                 '#table-head[data-your-turn="1"], #next-hand, #rematch', timeout=60_000
             )
-            if page.locator("#rematch").count():
-                page.click("#rematch")
-                continue
-            if page.locator("#next-hand").count():
-                page.click("#next-hand")
+            if page.locator("#rematch").count() or page.locator("#next-hand").count():
+                version = page.locator("#table-head").get_attribute("data-version")
+                page.click("#rematch, #next-hand")
+                page.wait_for_function(  # the next hand, or the next game, is on the screen
+                    "(v) => document.querySelector('#table-head')?.dataset.version !== v"
+                    " && document.querySelector('#hand .my-tile')",
+                    arg=version,
+                    polling=20,
+                )
                 continue
             marks = page.evaluate("performance.getEntriesByName('offline-drawn').length")
             page.evaluate(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jinja2 import FileSystemLoader, Undefined, pass_context
+from jinja2 import BaseLoader, FileSystemLoader, ModuleLoader, Undefined, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -39,8 +39,13 @@ class Renderer:
     def __init__(self, templates: Path, urls: Mapping[str, str]) -> None:
         self.urls = dict(urls)
         self._kept: dict[Hashable, Markup] = {}
+        # compiled to Python at set-up (tools/build_offline.py), else read and compiled here
+        compiled = templates.with_name(templates.name + "_compiled")
+        loader: BaseLoader = (
+            ModuleLoader(str(compiled)) if compiled.is_dir() else FileSystemLoader(str(templates))
+        )
         env = LeanEnvironment(
-            loader=FileSystemLoader(str(templates)),
+            loader=loader,
             extensions=["jinja2.ext.i18n"],
             autoescape=True,
             undefined=Undefined,

@@ -62,7 +62,7 @@ function startWorker() {
 function receive(message) {
   if (message.type === "ready") {
     ready = true;
-    performance.mark("offline-ready");
+    performance.mark("offline-ready", { detail: message.timings });
     document.documentElement.dataset.offlineReady = "1";
     if (startButton) startButton.disabled = false;
     if (loading) loading.hidden = true;
