@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages offline bench bench-load bench-check clean
+.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages offline bench bench-load bench-check bench-offline clean
 
 ## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
 ## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
@@ -88,6 +88,10 @@ TABLES ?= 100
 bench-load: setup
 	$(BIN)/python -m bench.load $(if $(RAMP),--ramp,--tables $(TABLES)) \
 	  --json bench/results/load-$(if $(RAMP),ramp,$(TABLES)).json $(LOAD_ARGS)
+
+## make bench-offline: the offline game's numbers in Chromium (figures in the README)
+bench-offline: setup
+	$(BIN)/python bench/offline.py --json bench/results/offline.json
 
 ## make bench-check: the benchmarks' own tests (bench/tests; make test leaves them out)
 bench-check: setup

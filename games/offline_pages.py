@@ -11,12 +11,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -147,13 +149,27 @@ def _precached() -> list[str]:
     return [reverse("offline"), *sorted(linked)]
 
 
-@functools.lru_cache(maxsize=1)
 def cache_version() -> str:
     """The name of this deploy's offline files: a new one whenever one of them changes
-    (their names carry their content's hash), or the service worker does."""
+    (their names carry their content's hash), or the service worker does.  With debug
+    on, the files keep their names as they change: their times count, read each time."""
+    if settings.DEBUG:
+        listed = _precached.__wrapped__()
+        prefix = settings.STATIC_URL
+        found = (finders.find(u.removeprefix(prefix)) for u in listed if u.startswith(prefix))
+        times = [str(os.stat(path).st_mtime_ns) for path in found if isinstance(path, str)]
+        return _version(listed, times)
+    return _kept_version()
+
+
+@functools.lru_cache(maxsize=1)
+def _kept_version() -> str:
+    return _version(_precached(), [])
+
+
+def _version(listed: list[str], times: list[str]) -> str:
     source = (Path(settings.BASE_DIR) / "templates" / "offline" / "sw.js").read_bytes()
-    listed = "\n".join(_precached()).encode()
-    return hashlib.sha256(source + listed).hexdigest()[:12]
+    return hashlib.sha256(source + "\n".join([*listed, *times]).encode()).hexdigest()[:12]
 
 
 @never_cache

@@ -251,8 +251,4 @@ if (queued) {
   send({ type: "resume", saved: JSON.stringify(kept.saved) });
 } else {
   showSetup();
-  // nobody mid-game: an update waiting in the browser may take over at once
-  navigator.serviceWorker?.getRegistration().then((registration) => {
-    registration?.waiting?.postMessage("skip-waiting");
-  });
 }

@@ -6,9 +6,13 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.core.management import call_command
+from django.templatetags.static import static
 from django.test import Client
 from django.urls import reverse
 
@@ -16,6 +20,7 @@ from games import offline_pages
 from games.engine import PRESETS
 from games.forms import TableForm
 from games.models import BotLevel
+from games.offline_pages import BUNDLE
 from games.presets import rules_from_fields
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +31,7 @@ def built(engine_zip: object) -> None:
     """The offline game's files are built (``make setup``)."""
     offline_pages._bundle.cache_clear()
     offline_pages._precached.cache_clear()
-    offline_pages.cache_version.cache_clear()
+    offline_pages._kept_version.cache_clear()
 
 
 def config(page: str) -> dict[str, object]:
@@ -106,3 +111,20 @@ def test_the_manifest_makes_the_site_an_app_that_opens_the_offline_game(client: 
         assert finders.find(name), f"{name} is not a static file"
     page = client.get(reverse("home")).content.decode()
     assert 'rel="manifest" href="/manifest.webmanifest"' in page
+
+
+def test_pyodide_and_the_engine_are_served_compressed_and_kept_for_a_year(
+    tmp_path: Path, settings: Any, built: None, pyodide_dir: Path
+) -> None:
+    """As ``make run`` serves them: collected, compressed, and cached for a year (the
+    engine's name is its hash, Pyodide's folder its version)."""
+    settings.STATIC_ROOT = tmp_path
+    storage = "domino_site.staticfiles.KeptCompressionStorage"
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": storage}}
+    call_command("collectstatic", "--noinput", verbosity=0)
+    wasm = Client().get("/static/pyodide/314.0.8/pyodide.asm.wasm", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert wasm["Content-Type"] == "application/wasm"
+    assert wasm["Content-Encoding"] == "br"
+    assert "immutable" in wasm["Cache-Control"] and "max-age=315360000" in wasm["Cache-Control"]
+    engine = Client().get(static(json.loads(BUNDLE.read_text())["engine"]))
+    assert engine.status_code == 200 and "immutable" in engine["Cache-Control"]
