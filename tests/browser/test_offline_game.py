@@ -35,15 +35,15 @@ def installed(browser: Any, base: str, viewport: dict[str, int], errors: list[st
 
 def start_offline(page: Any, base: str, **choices: str) -> None:
     page.goto(f"{base}/offline/")
-    page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_function(READY, timeout=120_000)  # Pyodide: seconds, more on a busy machine
     for name, value in choices.items():
         page.select_option(f"#offline-form [name={name}]", value)
     page.click("#offline-start")
-    page.wait_for_selector("#offline-table #hand", state="attached", timeout=30_000)
+    page.wait_for_selector("#offline-table #hand", state="attached", timeout=120_000)
 
 
 def my_turn(page: Any) -> None:
-    page.wait_for_selector('#table-head[data-your-turn="1"]', timeout=30_000)
+    page.wait_for_selector('#table-head[data-your-turn="1"]', timeout=60_000)
 
 
 def position(page: Any) -> dict[str, str]:
@@ -67,18 +67,18 @@ def test_after_one_visit_a_game_is_played_and_resumed_with_the_network_off(
     context.on("response", lambda r: None if r.from_service_worker else reached.append(r.url))
     context.set_offline(True)
     page.reload()  # the page, the engine and Pyodide: all from the browser
-    page.wait_for_selector("#offline-table #hand", state="attached", timeout=30_000)
+    page.wait_for_selector("#offline-table #hand", state="attached", timeout=120_000)
     my_turn(page)
     before = int(page.locator("#table-head").get_attribute("data-version"))
     page.locator(MY_MOVES).first.click()
     page.wait_for_function(
-        f"+document.querySelector('#table-head').dataset.version > {before}", timeout=10_000
+        f"+document.querySelector('#table-head').dataset.version > {before}", timeout=30_000
     )
     my_turn(page)  # the computer answered, in the page's worker
     mid_hand = position(page)
     assert int(mid_hand["version"]) >= before + 2
     page.reload()
-    page.wait_for_selector("#offline-table #hand .my-tile", timeout=30_000)
+    page.wait_for_selector("#offline-table #hand .my-tile", timeout=120_000)
     assert position(page) == mid_hand  # exactly where it was
     assert (
         page.locator("#table-head h1")
@@ -112,11 +112,15 @@ def test_the_offline_table_looks_like_the_sites_own(
             page.mouse.move(0, 0)
         online.screenshot(path=str(artifacts / f"online-table-{size}.png"))
         offline.screenshot(path=str(artifacts / f"offline-table-{size}.png"))
+        # where each region's middle is; the boxes sized by the layout, their widths too
+        # (a seat's box and the prompt are as wide as the names and words they hold)
         for region in ("#table-head", "#board", "#status", "#hand", ".seat.pos-top", "#scores"):
             a = online.locator(region).bounding_box()
             b = offline.locator(region).bounding_box()
             assert a is not None and b is not None, region
-            assert abs(a["x"] - b["x"]) < 24 and abs(a["width"] - b["width"]) < 24, (size, region)
-            assert abs(a["y"] - b["y"]) < 90, (size, region)
+            middle = abs(a["x"] + a["width"] / 2 - b["x"] - b["width"] / 2)
+            assert middle < 24 and abs(a["y"] - b["y"]) < 90, (size, region)
+            if region in ("#table-head", "#board", "#scores"):
+                assert abs(a["width"] - b["width"]) < 24, (size, region)
         context.close()
     assert errors == []
