@@ -77,9 +77,13 @@ function receive(message) {
 
 function failed(error) {
   console.error("offline game:", error);
-  if (loading) {
+  const note = document.createElement("p");
+  note.className = "flash error";
+  note.textContent = words.failed;
+  if (!live.hidden) live.replaceChildren(note); // where the table would be
+  else if (loading) {
     loading.hidden = false;
-    loading.textContent = words.failed;
+    loading.replaceChildren(note);
   }
 }
 

@@ -124,3 +124,32 @@ def test_the_offline_table_looks_like_the_sites_own(
                 assert abs(a["width"] - b["width"]) < 24, (size, region)
         context.close()
     assert errors == []
+
+
+def test_a_finished_game_is_kept_in_the_history_and_played_again(
+    browser: Any, live_site: LiveSite
+) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    page = watch(context.new_page(), errors)
+    page.on("dialog", lambda dialog: dialog.accept())
+    start_offline(page, live_site.url, preset="blocco", bot_level="easy")  # one hand
+    for _ in range(40):
+        page.wait_for_selector('#table-head[data-your-turn="1"], #rematch', timeout=60_000)
+        if page.locator("#rematch").count():
+            break
+        version = page.locator("#table-head").get_attribute("data-version")
+        page.locator(MY_MOVES).first.click()
+        page.wait_for_function(
+            "(v) => document.querySelector('#table-head').dataset.version !== v", arg=version
+        )
+    assert page.locator(".match-result h2").inner_text()  # won, lost or drawn, in words
+    page.click("#rematch")  # the same settings, a new game
+    page.wait_for_selector('#table-head[data-version="0"]', timeout=30_000)
+    assert "blocco" in page.locator("#table-head h1").inner_text().lower()
+    page.click("#offline-new")
+    history = page.locator("#offline-history li")
+    assert history.count() == 1
+    assert history.first.inner_text().startswith("Domino a blocco · 2 giocatori")
+    assert errors == []
+    context.close()
