@@ -310,6 +310,10 @@ LOGGING = {
 # The game clock (bot moves, next hands) runs inside each daphne process.
 GAME_CLOCK_ENABLED = env_flag("GAME_CLOCK_ENABLED", True)
 
+# The coach after each hand: deals sampled per decision (games.engine.coach.ITERATIONS);
+# fewer make it quicker and coarser (the tests use few: they check the plumbing).
+COACH_ITERATIONS = int(os.environ.get("COACH_ITERATIONS", "1000"))
+
 # Online play: seconds a forming room waits for people before simulated players complete it.
 MATCHMAKING_FILL_SECONDS = int(os.environ.get("MATCHMAKING_FILL_SECONDS", "20"))
 # A stake table that has not filled this long after it opened is cancelled and refunded.

@@ -7,5 +7,9 @@ class EconomyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from games.escrow import register
+
         from . import signals  # noqa: F401
-        from .services import stake_tables  # noqa: F401  (its deadline handler and pot receiver)
+        from .services.escrow import CoinEscrow
+
+        register(CoinEscrow())  # the stake tables' stakes are coins

@@ -257,31 +257,3 @@ class XpAward(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.amount} XP"
-
-
-class StakeSetting(models.Model):
-    """One row per stake table setting (the game's settings and the stake): the lock
-    a sit takes while it chooses a table, so that people sitting down at the same
-    settings at the same instant share a table, as an online pool's row does."""
-
-    key = models.CharField(max_length=64, unique=True)  # ``domino-4p-7-draw-100:100``
-    created_at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return self.key
-
-
-class StakeSit(models.Model):
-    """A sit that seated its player, by the sit form's ``token``: the same form
-    posted again (a double click, a retried request) returns the same table and
-    pays nothing more."""
-
-    token = models.UUIDField(unique=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stake_sits"
-    )
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="stake_sits")
-    created_at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"{self.user_id} at {self.table_id}"

@@ -1,4 +1,7 @@
-"""Pages of the stake tables: the card room's list, sitting down and standing up."""
+"""Pages of the stake tables: the card room's list, sitting down and standing up.
+
+They show coins (the player's balance, the stakes), so they live with the coins;
+the tables' lifecycle they call is ``games.services.stakes``."""
 
 from __future__ import annotations
 
@@ -18,14 +21,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.guests import viewer
 from economy import numbers
 from economy.selectors import balance_of
-from economy.services.stake_tables import (
-    AlreadySeated,
-    open_stake_tables,
-    stake_table_leave,
-    stake_table_sit,
-)
 from games.errors import GameError
 from games.models import Table
+from games.services import AlreadySeated, open_stake_tables, stake_table_leave, stake_table_sit
 from matchmaking.forms import PoolForm
 
 

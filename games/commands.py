@@ -167,6 +167,18 @@ class InviteForm(CommandForm):
     )
 
 
+class SeedForm(forms.Form):
+    """A browser's seed for the next deal, and the commitment it saw (no version: the
+    commitment names the deal; a seed for a deal already dealt changes nothing)."""
+
+    commitment = StrictCharField(
+        max_length=64, error_messages=_message(gettext_lazy("That seed could not be read."))
+    )
+    seed = StrictCharField(
+        max_length=64, error_messages=_message(gettext_lazy("That seed could not be read."))
+    )
+
+
 Run = Callable[[int, User, dict[str, Any]], str | None]
 
 
@@ -242,9 +254,15 @@ def _end(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.table_end(table_id=table_id, by=user, version=data["version"])
 
 
+def _seed(table_id: int, user: User, data: dict[str, Any]) -> None:
+    services.client_seed_add(
+        table_id=table_id, user=user, commitment=data["commitment"], seed=data["seed"]
+    )
+
+
 @dataclass(frozen=True)
 class Action:
-    form: type[CommandForm]
+    form: type[forms.Form]
     run: Run
 
 
@@ -262,6 +280,7 @@ ACTIONS: dict[str, Action] = {
     "back": Action(CommandForm, _back),
     "standin": Action(SeatForm, _standin),
     "end": Action(CommandForm, _end),
+    "seed": Action(SeedForm, _seed),
 }
 
 

@@ -15,9 +15,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESETS, Rules
+from games.engine.deals import new_seed
 
 
 def new_table_code() -> str:
@@ -67,6 +69,9 @@ class Table(models.Model):
     stake = models.PositiveIntegerField(default=0)
 
     version = models.PositiveIntegerField(default=0)
+    # The secret seed of the next hand to be dealt (games.engine.deals): its commitment
+    # is shown before players add their seeds; it moves to the Hand row at the deal.
+    deal_seed = models.CharField(max_length=64, default=new_seed, editable=False)
     winners = models.CharField(max_length=16, blank=True)  # seats, "0,2"; empty: none or a draw
     rematch = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
@@ -100,6 +105,16 @@ class Table(models.Model):
             "draw": rules.draw,
             "target": rules.target,
         }
+
+    @staticmethod
+    def rules_key(rules: Rules) -> str:
+        """The settings as a short stable name, ``domino-4p-7-draw-100``: a stake
+        setting's row is named by it (with the stake), as matchmaking names its pools."""
+        fields = Table.rules_fields(rules)
+        seating = f"{fields['players']}{'p' if fields['teams'] else ''}"
+        draw = "draw" if fields["draw"] else "block"
+        target = fields["target"] if fields["target"] is not None else "single"
+        return f"{fields['preset']}-{seating}-{fields['hand_size']}-{draw}-{target}"
 
     @property
     def rules(self) -> Rules:
@@ -194,6 +209,11 @@ class Hand(models.Model):
     reason = models.CharField(max_length=8, blank=True)  # "domino" / "blocked" once over
     winners = models.CharField(max_length=16, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
+    # What the deal came from (games.engine.deals): secret until the hand is over.
+    # Empty for hands dealt before deals could be verified.
+    seed = models.CharField(max_length=64, blank=True)
+    # The players' seeds mixed into the deal, in seat order: [[seat, seed], ...].
+    client_seeds = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -205,6 +225,40 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} of {self.table_id}"
+
+    @property
+    def over(self) -> bool:
+        return bool(self.reason)
+
+    @property
+    def verifiable(self) -> bool:
+        """Dealt from a committed seed (not a hand from before verifiable deals)."""
+        return bool(self.seed)
+
+    @property
+    def client_seed_values(self) -> tuple[str, ...]:
+        return tuple(str(seed) for _seat, seed in self.client_seeds)
+
+
+class ClientSeed(models.Model):
+    """A seated player's contribution to the next deal, sent by their browser after it
+    saw the deal's ``commitment``; mixed into that deal, then kept on its Hand row."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="client_seeds")
+    commitment = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "commitment", "seat"], name="games_client_seed_once_per_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.table_id}: {self.seed[:8]}"
 
 
 class Move(models.Model):
@@ -293,3 +347,70 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.table_id}: rank {self.rank}"
+
+
+class StakeSetting(models.Model):
+    """One row per stake table setting (the game's settings and the stake): the lock
+    a sit takes while it chooses a table, so that people sitting down at the same
+    settings at the same instant share a table, as an online pool's row does.
+    (Its table keeps the name it had in ``economy``.)"""
+
+    key = models.CharField(max_length=64, unique=True)  # ``domino-4p-7-draw-100:100``
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "economy_stakesetting"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class StakeSit(models.Model):
+    """A sit that seated its player, by the sit form's ``token``: the same form
+    posted again (a double click, a retried request) returns the same table and
+    pays nothing more.  (Its table keeps the name it had in ``economy``.)"""
+
+    token = models.UUIDField(unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stake_sits"
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="stake_sits")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "economy_stakesit"
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id}"
+
+
+class MoveReview(models.Model):
+    """The coach's verdict on a person's move of a finished hand (``games.coach``):
+    what it gave up against the best play found from that player's own view, its mark
+    and, when marked, the play the coach preferred and why (a code and its values,
+    worded in the viewer's language when shown).  Written once per move by the worker."""
+
+    class Mark(models.TextChoices):
+        NONE = "", _("good")
+        INACCURACY = "inaccuracy", _("inaccuracy")
+        MISTAKE = "mistake", _("mistake")
+        BLUNDER = "blunder", _("blunder")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="reviews")
+    ply = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    loss = models.FloatField()  # points of the hand's expected margin given up
+    mark = models.CharField(max_length=10, choices=Mark.choices, blank=True)
+    preferred = models.CharField(max_length=12, blank=True)  # a move's text, "5|3L"
+    reason = models.CharField(max_length=16, blank=True)  # games.engine.coach.reason_for
+    params = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "ply"], name="games_review_once_per_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review of ply {self.ply} of {self.hand_id}: {self.loss}"

@@ -10,6 +10,7 @@ its view from them too); the view itself is a NamedTuple like them.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections import Counter
 from collections.abc import Iterable
@@ -25,6 +26,7 @@ from accounts.models import User
 from accounts.names import Who
 from games.describe import mode_order, table_mode
 from games.engine import PlayerView, RoundResult, Rules
+from games.engine.deals import commitment
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.models import Hand, Invitation, Seat, Table
 from games.payouts import Payout
@@ -32,8 +34,10 @@ from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
 from games.viewparts import (  # the view's parts, made alike for the offline table
+    NO_PROOF,
     NOBODY,
     POSITIONS,
+    DealProof,
     HandSummary,
     HandTile,
     LastMove,
@@ -89,6 +93,7 @@ class TableView(NamedTuple):
     you_are_away: bool = False
     you_are_ready: bool = False
     payouts: tuple[Payout, ...] = ()  # what the table paid this viewer, once it is over
+    deal: DealProof = NO_PROOF
 
     @property
     def playing(self) -> bool:
@@ -229,7 +234,31 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),
         payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+        deal=_deal_proof(state, player, match_over),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _commitment(code: str, hand: int, seed: str) -> str:
+    return commitment(code, hand, seed)
+
+
+def _deal_proof(state: TableState, player: PlayerView | None, match_over: bool) -> DealProof:
+    """The hand's commitment; its seeds only once it is over (docs/rules.md §5: then every
+    hand is shown anyway); the next hand's commitment while one is to come."""
+    table = state.table
+    to_come = table.status in (Table.Status.WAITING, Table.Status.PLAYING) and not match_over
+    upcoming = _commitment(table.code, len(state.hands) + 1, table.deal_seed) if to_come else ""
+    current = state.hands[-1] if state.hands else None
+    if current is None or player is None:
+        return DealProof(0, "", "", (), upcoming)
+    number = current.number + 1
+    if not current.verifiable:
+        return DealProof(number, "", "", (), upcoming)
+    shown = _commitment(table.code, number, current.seed)
+    if not player.over:
+        return DealProof(number, shown, "", (), upcoming)
+    return DealProof(number, shown, current.seed, current.client_seed_values, upcoming)
 
 
 def _seat_infos(

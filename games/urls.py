@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import offline_pages, views
+from . import history_views, offline_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,6 +10,10 @@ urlpatterns = [
     path("t/<str:code>/sit/", views.table_sit, name="table_sit"),
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
     path("t/<str:code>/leave/", views.game_leave, name="game_leave"),
+    path("t/<str:code>/replay/", history_views.replay, name="replay"),
+    path("t/<str:code>/record.txt", history_views.record, name="record"),
+    path("t/<str:code>/deals.json", history_views.proofs, name="proofs"),
+    path("t/<str:code>/hands/<int:number>/verify/", history_views.hand_verify, name="hand_verify"),
     path("invitations/", views.invitations, name="invitations"),
     path("invitations/<int:pk>/accept/", views.invitation_accept, name="invitation_accept"),
     path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),

@@ -137,6 +137,21 @@ class HandSummary(NamedTuple):
     reason: str
 
 
+class DealProof(NamedTuple):
+    """What the table shows of its deals (``games.engine.deals``): the hand being played's
+    commitment from its deal on, its seeds once it is over, never before; and the
+    commitment of the next hand, for the seated players' browsers to add their seeds to."""
+
+    hand: int  # the hand being played, from 1; 0: none dealt yet
+    commitment: str  # "": a hand dealt before deals could be verified
+    seed: str  # revealed once the hand is over
+    client_seeds: tuple[str, ...]  # revealed with the seed
+    next_commitment: str  # "": no hand to come
+
+
+NO_PROOF = DealProof(0, "", "", (), "")
+
+
 #: No player: a hand or a match without a winner, nobody's turn.
 NOBODY = Who(())
 
@@ -292,6 +307,7 @@ def _board(tv: Any) -> Values:
         "last_kind": last.kind if last else None,
         "last_end": last.end if last else None,
         "your_turn": tv.your_turn,
+        "commitment": tv.deal.commitment,
     }
 
 

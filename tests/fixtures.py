@@ -34,6 +34,13 @@ def no_background_clock(settings: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def quick_coach(settings: pytest.FixtureRequest) -> None:
+    """The coach reviews finished hands at a few deals a decision: the tests that end
+    hands check what happens, not how well it judges (tests/engine/test_coach.py does)."""
+    settings.COACH_ITERATIONS = 40  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
 def fresh_table_states() -> Iterator[None]:
     """Each test starts with no remembered table state (ids are reused after a rollback),
     no reused presence read, and no shared fragment (a test may count how often one is

@@ -69,3 +69,15 @@ def test_players_and_time_based_work_know_nothing_of_the_apps_built_on_them() ->
         if module.split(".")[0] in above
     ]
     assert found == []
+
+
+def test_the_tables_know_nothing_of_coins_or_matchmaking() -> None:
+    """Stake tables pay through the escrow economy registers (``games.escrow``), the end
+    screen reads what was paid through ``games.payouts``, and matchmaking seats people
+    through the tables' services: games imports neither app."""
+    found = [
+        (where, module)
+        for where, module, _name in imports("games")
+        if module.split(".")[0] in {"economy", "matchmaking", "league"}
+    ]
+    assert found == []

@@ -1,5 +1,8 @@
 """Stake tables' pots: stakes go into the table's escrow, and come out exactly once.
 
+The tables' lifecycle (``games.services.stakes``: who sits, leaves, when a table
+is cancelled) pays through ``CoinEscrow``, registered with ``games.escrow`` when
+the app starts; the pot is paid when the match ends (``economy.signals``).
 Each helper locks the table first (the global lock order: table, seats,
 tickets, wallets), so everything a pot does happens one at a time per table.
 A seat's n-th sitting is keyed ``stake:{table}:{seat}:{n}``; its refund
@@ -137,3 +140,23 @@ def pot_pay(*, table: Table, winners: Sequence[tuple[int, User]]) -> Transfer | 
         if share:
             legs.append((wallet_of(user=users[seat]), share))
     return post_transfer(key=key, reason=Reason.POT, legs=legs, memo=f"table {table.pk}")
+
+
+class CoinEscrow:
+    """The stake tables' escrow in coins (``games.escrow.Escrow``): what the tables'
+    lifecycle calls, in its transaction, once it holds the table's lock."""
+
+    def stakes(self) -> Sequence[int]:
+        return numbers.STAKES
+
+    def may_stake(self, user: User) -> None:
+        claimed_only(user)  # a guest has no coins: told how to get an account
+
+    def stake(self, *, table: Table, seat: int, user: User, amount: int) -> None:
+        stake_sit(table=table, seat=seat, user=user, amount=amount)
+
+    def refund(self, *, table: Table, seat: int) -> None:
+        stake_refund(table=table, seat=seat)
+
+    def refund_all(self, *, table: Table) -> None:
+        stakes_refund_all(table=table)

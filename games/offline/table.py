@@ -29,8 +29,10 @@ from games.engine import (
 from games.errors import GameError, illegal_move_message
 from games.presets import describe_rules, rules_from_fields
 from games.viewparts import (
+    NO_PROOF,
     NOBODY,
     POSITIONS,
+    DealProof,
     HandSummary,
     HandTile,
     LastMove,
@@ -103,6 +105,7 @@ class OfflineView(NamedTuple):
     pot: int = 0
     sit_again_token: str = ""
     is_waiting: bool = False
+    deal: DealProof = NO_PROOF  # a deal made in the browser proves nothing to anyone
 
     @property
     def playing(self) -> bool:

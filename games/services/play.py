@@ -26,6 +26,7 @@ from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
 from games import signals, store
+from games.coach import review_later
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -47,6 +48,7 @@ from games.store import Writing, locked_table, table_changed
 from overrides import statements
 
 from .common import check_version
+from .deals import deal_hand
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
 PLAY_KINDS = (BOT_MOVE, TURN_CLOCK, NEXT_HAND)
@@ -139,11 +141,14 @@ def _next_version(
     seats: list[Seat],
     hand: Hand,
     now: datetime | None = None,
+    *,
+    fields: tuple[str, ...] = (),
 ) -> tuple[str, datetime] | None:
     """Save the table at its next version with the play deadline that now comes next
     (``hand``: the one being played); returns that deadline.  Until the match is over
-    a move changes nothing else of the table's row."""
-    writing.next_version(fields=("status", "winners", "finished_at") if match.over else ())
+    a move changes nothing else of the table's row (``fields``: what else did)."""
+    ends = ("status", "winners", "finished_at") if match.over else ()
+    writing.next_version(fields=(*ends, *fields))
     known = writing.deadlines()
     return schedule(writing.table, match, seats, now, known=known, dealt=hand.created_at)
 
@@ -188,6 +193,7 @@ def _record(
         hand.points = current.result.points
         hand.finished_at = now
         hand.save()
+        review_later(hand, seats, now)  # the coach reviews it on the worker, not here
     if match.over:
         table.status = Table.Status.FINISHED
         table.winners = ",".join(map(str, match.winners))
@@ -356,15 +362,17 @@ def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
 
 
 def _deal_next(writing: Writing, match: Match, seats: list[Seat]) -> None:
-    table, current = writing.table, match.next_round()
-    hand = Hand.objects.create(
-        table=table, number=len(match.rounds) - 1, initial_position=current.initial_position
+    table = writing.table
+    dealer, opener = match.next_deal()
+    current, hand = deal_hand(
+        table, match.rules, number=len(match.rounds), dealer=dealer, opener=opener
     )
+    match.rounds.append(current)
     if any(s.ready for s in seats):
         Seat.objects.filter(table=table).update(ready=False)
         for seat in seats:
             seat.ready = False
-    action = _next_version(writing, match, seats, hand)
+    action = _next_version(writing, match, seats, hand, fields=("deal_seed",))
     writing.dealt(seats=seats, hand=hand, match=match, replaced=PLAY_KINDS, deadline=action)
 
 

@@ -16,10 +16,11 @@ from games.bot_names import bot_name
 from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import Match, Rules
 from games.errors import GameError
-from games.models import BotLevel, Hand, Invitation, Seat, Table
+from games.models import BotLevel, Invitation, Seat, Table
 from games.store import locked_table, table_changed
 
 from .common import check_version
+from .deals import deal_hand
 from .play import schedule
 
 
@@ -230,8 +231,11 @@ def table_start(*, table_id: int, by: User, version: int) -> None:
 
 def start(table: Table) -> None:
     """Deal the first hand (call under the table's lock)."""
-    match = Match(table.rules, dealer=secrets.randbelow(table.players))
-    hand = Hand.objects.create(table=table, number=0, initial_position=match.round.initial_position)
+    rules = table.rules
+    first, hand = deal_hand(
+        table, rules, number=0, dealer=secrets.randbelow(table.players), opener=None
+    )
+    match = Match(rules, rounds=[first])
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table_changed(table)

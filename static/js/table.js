@@ -1,7 +1,8 @@
 // The table page between websocket frames: the tab's title, the last move's
 // animation, optional sounds, the connection banner, and a hand that sends one
 // move at a time.  The server stays the only authority: this file only decides
-// what the player sees and when a click may be sent.
+// what the player sees and when a click may be sent.  It also adds this browser's
+// random seed to the next deal once the table shows that deal's commitment.
 (function () {
   "use strict";
   var live = document.querySelector(".table-live");
@@ -14,6 +15,8 @@
   var offline = false;
   var flashTimer = null;
   var chosenTile = null; // a tile that fits both ends, chosen: the line's ends are targets
+  var socket = null; // the websocket's wrapper (htmx's extension), to send a seed
+  var seededFor = {}; // commitments this page sent a seed for, since the socket opened
 
   // Reconnect within seconds, not the extension's minute-long backoff.
   if (window.htmx) {
@@ -102,6 +105,47 @@
     );
   }
 
+  // ---- this browser's share of the next deal (games/engine/deals.py) ----
+  // The server committed to its secret seed first (the commitment is on the page),
+  // so a seed chosen here now cannot be answered by a deal of its choosing.  The seed
+  // is kept (localStorage) so that the hand's verify page can show it was used.
+  function randomHex(bytes) {
+    var values = new Uint8Array(bytes);
+    window.crypto.getRandomValues(values);
+    return Array.prototype.map
+      .call(values, function (b) {
+        return ("0" + b.toString(16)).slice(-2);
+      })
+      .join("");
+  }
+  function addSeed(h) {
+    var commitment = h.dataset.nextCommitment;
+    if (!commitment || !socket || offline || seededFor[commitment] || !window.crypto) return;
+    var key = "domino-seed:" + commitment;
+    var seed = null;
+    try {
+      seed = window.localStorage.getItem(key);
+    } catch (e) {}
+    if (!seed) {
+      seed = randomHex(32);
+      try {
+        window.localStorage.setItem(key, seed);
+      } catch (e) {}
+    }
+    seededFor[commitment] = true;
+    socket.send(JSON.stringify({ action: "seed", commitment: commitment, seed: seed }), live);
+  }
+
+  // The hand's commitment as this browser saw it before the seed was revealed: the
+  // hand's verify page says so when it finds it here.
+  function rememberCommitment() {
+    var shown = document.querySelector("#board [data-commitment]");
+    if (!shown) return;
+    try {
+      window.localStorage.setItem("domino-seen:" + shown.dataset.commitment, "1");
+    } catch (e) {}
+  }
+
   // ---- after every frame (and once on load) ----
   function afterFrame(first) {
     live.classList.remove("sending");
@@ -109,6 +153,8 @@
     if (!h) return;
     if (h.dataset.title) document.title = h.dataset.title;
     syncSoundToggle();
+    addSeed(h);
+    rememberCommitment();
     var now = {
       key: h.dataset.lastMove || "",
       yourTurn: h.dataset.yourTurn === "1",
@@ -162,7 +208,10 @@
     if (e.target === live) setOffline(true);
   });
   live.addEventListener("htmx:wsOpen", function (e) {
-    if (e.target === live) setOffline(false); // the server sends the whole view on connect
+    if (e.target !== live) return;
+    setOffline(false); // the server sends the whole view on connect
+    socket = e.detail.socketWrapper;
+    seededFor = {}; // a new connection: send again (the same seed; the server keeps one a seat)
   });
   // Nothing is queued while offline, and a move is sent once: the hand waits for the next frame.
   live.addEventListener("htmx:wsConfigSend", function (e) {

@@ -123,6 +123,7 @@ function draw(frame, message) {
     if (flash) flash.innerHTML = frame.flash ? new DOMParser()
       .parseFromString(frame.flash, "text/html").getElementById("flash").innerHTML : "";
   }
+  live.querySelector("#replay")?.remove(); // the site's replays are of its own tables
   keep(GAME, { settings, saved: frame.saved });
   if (frame.over) archive(frame.saved, frame.summary);
   live.dispatchEvent(new CustomEvent("htmx:wsAfterMessage")); // table.js: title, sounds, animation

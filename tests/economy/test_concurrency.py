@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import pytest
 from django.contrib.messages import get_messages
 from django.http import HttpResponse
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,7 +17,6 @@ from economy.errors import InsufficientCoins
 from economy.models import Account, Item, Purchase, Reason, Transfer
 from economy.selectors import balance_of
 from economy.services import (
-    escrow_of,
     house,
     pay_match_rewards,
     post_transfer,
@@ -116,109 +113,14 @@ def test_two_workers_paying_the_same_pot_pay_once(
     assert audit_ledger().ok
 
 
-# Through the site's own forms, as a player's double click or several tabs would.
-SIT = "/coins/stakes/sit/"
-
-
-def stake_form(
-    *, seating: str = "2", hand_size: str = "7", token: str = "", **game: str
-) -> dict[str, str]:
-    """The stake form of a 100-coin table: blocco (one hand, quick) unless ``game`` says."""
-    form = {"preset": "blocco", "draw": "no", "target": "single"} | game
-    form |= {"seating": seating, "hand_size": hand_size, "stake": "100"}
-    return form | ({"token": token} if token else {})
-
-
-def open_stake_seats(user: User) -> list[Table]:
-    return list(Table.objects.filter(status="waiting", stake__gt=0, seats__user=user))
-
-
 def answers(responses: list[Any]) -> list[int]:
     """Each request's status code (an exception raised in the view fails the test)."""
     assert all(isinstance(r, HttpResponse) for r in responses), responses
     return [r.status_code for r in responses]
 
 
-def sit_with(clients: list[Client], i: int) -> HttpResponse:
-    return clients[i].post(SIT, stake_form())
-
-
 def said(response: HttpResponse) -> list[str]:
     return [str(m) for m in get_messages(response.wsgi_request)]
-
-
-@pytest.mark.parametrize("open_table", [False, True], ids=["no open table", "an open table"])
-@pytest.mark.parametrize("tokens", ["one form", "ten tabs"])
-def test_one_player_posting_the_sit_ten_times_at_once_sits_once_and_pays_once(
-    anna: User, bruno: User, open_table: bool, tokens: str
-) -> None:
-    drain_to(anna, 1000)
-    if open_table:  # bruno waits at a four-seat table
-        drain_to(bruno, 1000)
-        signed_in(bruno).post(SIT, stake_form(seating="4p"))
-    form_token = str(uuid.uuid4())
-    client = signed_in(anna)
-
-    def sit(_i: int) -> HttpResponse:
-        token = form_token if tokens == "one form" else str(uuid.uuid4())
-        return client.post(SIT, stake_form(seating="4p" if open_table else "2", token=token))
-
-    responses = race(10, sit)
-    assert set(answers(responses)) == {302}
-    [table] = open_stake_seats(anna)
-    assert {r["Location"] for r in responses} == {f"/t/{table.code}/"}
-    assert balance_of(user=anna) == 900
-    assert escrow_of(table=table).balance == (200 if open_table else 100)
-    if tokens == "ten tabs":  # the nine others were told why they landed there
-        told = [m for r in responses for m in said(r)]
-        assert sum("already sitting at a stake table" in m for m in told) == 9, told
-    assert audit_ledger().ok
-
-
-def test_one_player_sitting_at_four_stake_tables_at_once_sits_at_one(
-    make_user: Callable[..., User],
-) -> None:
-    forms = [
-        stake_form(seating="2"),
-        stake_form(seating="3", hand_size="5"),
-        stake_form(seating="4p"),
-        stake_form(seating="3", preset="domino", draw="yes", target="100"),
-    ]
-    for n, form in enumerate(forms):  # someone waits at each of four tables
-        host = make_user(f"host{n}")
-        drain_to(host, 1000)
-        assert signed_in(host).post(SIT, form).status_code == 302
-    assert Table.objects.filter(status="waiting", stake=100).count() == 4
-    anna = make_user("anna")
-    drain_to(anna, 1000)
-    client = signed_in(anna)
-
-    def sit(i: int) -> HttpResponse:
-        return client.post(SIT, forms[i])
-
-    assert set(answers(race(4, sit))) == {302}
-    seated = Table.objects.filter(stake__gt=0, seats__user=anna)
-    assert seated.count() == 1
-    assert balance_of(user=anna) == 900
-    assert audit_ledger().ok
-
-
-def test_two_players_at_the_same_settings_at_the_same_instant_share_one_table(
-    make_user: Callable[..., User],
-) -> None:
-    for pair in range(3):
-        players = [make_user(f"p{pair}a"), make_user(f"p{pair}b")]
-        for player in players:
-            drain_to(player, 1000)
-        clients = [signed_in(p) for p in players]
-        responses = race(2, partial(sit_with, clients))
-        assert answers(responses) == [302, 302]
-        [table] = Table.objects.filter(stake__gt=0, seats__user=players[0])
-        assert {s.user for s in table.seats.all()} == set(players)
-        assert table.status == "playing"  # full: the game began
-        assert escrow_of(table=table).balance == 200
-    assert not Table.objects.filter(status="waiting").exists()
-    assert audit_ledger().ok
 
 
 def test_the_daily_bonus_asked_twenty_times_at_once_pays_once_and_says_so_once(

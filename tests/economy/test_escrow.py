@@ -20,8 +20,15 @@ from economy.services import (
     stake_sit,
     stakes_refund_all,
 )
+from economy.services.escrow import CoinEscrow
+from games.engine import Round
 from games.errors import GameError
-from games.models import Table
+from games.escrow import escrow
+from games.models import Hand, SeatResult, Table
+from games.services.stakes import stake_table_sit
+from tests.stakes import DUEL, PAIRS, play_to_the_end, pot, rich  # noqa: F401  (rich: a fixture)
+
+from .conftest import balance
 
 pytestmark = pytest.mark.django_db
 
@@ -141,3 +148,72 @@ def test_the_audit_flags_a_finished_table_whose_pot_is_not_empty(
     assert problems == [f"pot of table {table.pk}: table is over but its pot holds 100"]
     assert Account.objects.filter(kind=Account.Kind.ESCROW).count() == 1
     assert Transfer.objects.filter(reason=Reason.STAKE).count() == 1
+
+
+# --- Through the stake tables (games.services.stakes), which pay through CoinEscrow. ---
+
+
+def test_the_stake_tables_pay_through_the_coins_escrow() -> None:
+    assert isinstance(escrow(), CoinEscrow)  # registered as the app started
+    assert escrow().stakes() == numbers.STAKES
+
+
+def test_the_whole_pot_goes_to_the_winner_in_the_transaction_that_ends_the_match(
+    rich: Callable[[str], User],  # noqa: F811
+) -> None:
+    anna, bruno = rich("anna_w"), rich("bruno_w")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    play_to_the_end(table)
+    results = {r.user: r.rank for r in SeatResult.objects.filter(table=table)}
+    if results[anna] == results[bruno]:
+        assert balance(anna) == balance(bruno) == 1000  # a drawn hand: stakes back
+    else:
+        winner = anna if results[anna] == 1 else bruno
+        loser = bruno if winner == anna else anna
+        assert balance(winner) == 1100 and balance(loser) == 900
+        assert Transfer.objects.get(key=f"pot:{table.pk}").reason == "pot"
+    assert pot(table) == 0
+    assert audit_ledger().ok
+
+
+def test_a_drawn_single_hand_returns_the_stakes(rich: Callable[[str], User]) -> None:  # noqa: F811
+    anna, bruno = rich("anna_d"), rich("bruno_d")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    r = Round.from_hands(DUEL, [["6|6", "2|0"], ["1|1", "0|0"]], dealer=1)  # blocked, 2 - 2
+    Hand.objects.filter(table=table).update(initial_position=r.initial_position)
+    play_to_the_end(table)
+    assert balance(anna) == balance(bruno) == 1000 and pot(table) == 0
+    assert not Transfer.objects.filter(key=f"pot:{table.pk}").exists()
+
+
+def test_partners_split_the_pot(rich: Callable[[str], User]) -> None:  # noqa: F811
+    people = [rich(f"p{n}") for n in range(4)]
+    table = None
+    for person in people:
+        table = stake_table_sit(user=person, rules=PAIRS, stake=250)
+    assert table is not None
+    play_to_the_end(table)
+    ranks = {r.user: r.rank for r in SeatResult.objects.filter(table=table)}
+    winners = [p for p in people if ranks[p] == 1]
+    if len(winners) == 4:
+        return  # a drawn hand: covered above
+    assert len(winners) == 2
+    for person in people:
+        assert balance(person) == (1250 if person in winners else 750)
+    assert audit_ledger().ok
+
+
+def test_stake_accounts_are_wallets_and_escrows_only(
+    rich: Callable[[str], User],  # noqa: F811
+) -> None:
+    anna = rich("anna_k")
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    kinds = set(
+        Account.objects.filter(entries__transfer__key__startswith="stake:").values_list(
+            "kind", flat=True
+        )
+    )
+    assert kinds == {Account.Kind.WALLET, Account.Kind.ESCROW}
+    assert escrow_of(table=table).table == table

@@ -21,7 +21,6 @@ from deadlines.services import run_due
 from economy import numbers
 from economy.models import Entry, XpAward
 from economy.services import shop_buy
-from economy.services.stake_tables import stake_table_sit
 from games import services, states
 from games.engine import PRESETS
 from games.kinds import STAKE_FILL
@@ -29,6 +28,7 @@ from games.models import SeatResult, Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services.online import Filler
+from games.services.stakes import stake_table_sit
 from league.models import Entry as LeagueEntry
 from tests.fixtures import play_a_legal_move, signed_in
 

@@ -61,6 +61,7 @@ SAMPLES: dict[str, Callable[[World], dict[str, object]]] = {
     "content_type_id": lambda w: {"unknown": 999_999},
     "app_label": lambda w: {"games": "games"},
     "url": lambda w: {"unknown": "nope/"},
+    "number": lambda w: {"existing": 1, "unknown": 99},
 }
 
 

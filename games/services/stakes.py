@@ -1,20 +1,23 @@
-"""Stake tables: people only, each pays the stake as they sit, the whole pot to the winners.
+"""Stake tables' lifecycle: open, fill, cancel, start.  People only; each pays the
+stake as they sit, through the escrow the coins' app registered (``games.escrow``).
 
 A player sits at the open table for the settings and stake they chose (a new
-one opens when none is open); the stake moves from their wallet to the table's
-escrow in the transaction that seats them.  Leaving before the start refunds it
-at once.  A table that has not filled by its deadline (``STAKE_FILL``, a row
-the worker applies exactly once, even after a restart) is cancelled and every
-stake refunded.  When the match ends, the pot goes to the winning side in the
-transaction that records the result; a drawn single hand returns the stakes.
-Once play has started, leaving forfeits nothing by itself: the seat goes away
-and a bot plays it; the pot goes to whoever wins.
+one opens when none is open); the stake moves into the table's escrow in the
+transaction that seats them.  Leaving before the start refunds it at once.  A
+table that has not filled by its deadline (``STAKE_FILL``, a row the worker
+applies exactly once, even after a restart) is cancelled and every stake
+refunded.  When the match ends the escrow's app pays the pot (it listens to
+``games.signals.match_finished``).  Once play has started, leaving forfeits
+nothing by itself: the seat goes away and a bot plays it; the pot goes to
+whoever wins.
 
-A sit takes, in the global lock order (``games.services.common``): the player's
-own row (one sit at a time per player, so a double click or four tabs seat them
-once), the row of the stake setting (people sitting at the same settings at the
-same instant share a table), then the table, its seats and the wallets (the
-escrow helpers lock the table again, a no-op inside the same transaction).
+**Locks**, in the global lock order (``games.services.common``): a sit takes the
+player's own row (one sit at a time per player, so a double click or four tabs
+seat them once), the row of the stake setting (people sitting at the same
+settings at the same instant share a table), the table, its seats, then the
+escrow locks the wallets and the pot (it locks the table again first, a no-op
+inside the same transaction).  A leave and a cancellation take the table, its
+seats, then the wallets.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,21 +35,16 @@ from accounts.models import User
 from accounts.services import lock_player
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
-from economy import numbers
-from economy.models import StakeSetting, StakeSit
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
 from games.errors import GameError
+from games.escrow import escrow
 from games.kinds import STAKE_FILL
-from games.models import Seat, SeatResult, Table
-from games.services.common import check_version
-from games.services.tables import start
-from games.signals import match_finished
+from games.models import Seat, StakeSetting, StakeSit, Table
 from games.store import locked_table, table_changed
-from matchmaking.models import pool_key
 
-from .escrow import pot_pay, stake_refund, stake_sit, stakes_refund_all
-from .grants import claimed_only
+from .common import check_version
+from .tables import start
 
 
 def _same_settings(rules: Rules, stake: int) -> dict[str, Any]:
@@ -90,8 +87,14 @@ class AlreadySeated(GameError):
         self.table = table
 
 
+def stake_setting_key(rules: Rules, stake: int) -> str:
+    """The stake setting's row for these settings and stake: ``domino-4p-7-draw-100:100``
+    (the rows written before the lifecycle moved here are named the same way)."""
+    return f"{Table.rules_key(rules)}:{stake}"
+
+
 def _lock_setting(rules: Rules, stake: int) -> None:
-    key = f"{pool_key(rules)}:{stake}"
+    key = stake_setting_key(rules, stake)
     StakeSetting.objects.bulk_create([StakeSetting(key=key)], ignore_conflicts=True)
     StakeSetting.objects.select_for_update().get(key=key)
 
@@ -104,9 +107,11 @@ def stake_table_sit(
 
     ``token`` (the sit form's): the same form sent again returns the table it sat
     the player at and pays nothing more.  Raises ``AlreadySeated`` when the player
-    sits at another stake table that has not started."""
-    claimed_only(user)
-    if stake not in numbers.STAKES:
+    sits at another stake table that has not started, ``games.escrow.NoEscrow``
+    when no app keeps the stakes."""
+    coins = escrow()
+    coins.may_stake(user)
+    if stake not in coins.stakes():
         raise GameError(_("Choose one of the stakes offered."))
     lock_player(user)
     if token is not None:
@@ -124,7 +129,7 @@ def stake_table_sit(
     assert seat is not None
     seat.user, seat.joined_at = user, timezone.now()
     seat.save()
-    stake_sit(table=table, seat=seat.number, user=user, amount=stake)  # short: all rolls back
+    coins.stake(table=table, seat=seat.number, user=user, amount=stake)  # short: all rolls back
     if token is not None:
         StakeSit.objects.create(token=token, user=user, table=table)
     table_changed(table)
@@ -152,7 +157,7 @@ def stake_table_leave(*, table_id: int, user: User, version: int) -> None:
     check_version(table, version)
     seat.user, seat.joined_at = None, None
     seat.save()
-    stake_refund(table=table, seat=seat.number)
+    escrow().refund(table=table, seat=seat.number)
     if not table.seats.exclude(user=None).exists():
         _cancel(table)
     table_changed(table)
@@ -162,7 +167,7 @@ def _cancel(table: Table) -> None:
     table.status = Table.Status.CANCELLED
     table.finished_at = timezone.now()
     table.deadlines.all().delete()
-    stakes_refund_all(table=table)
+    escrow().refund_all(table=table)
 
 
 @handles(STAKE_FILL)
@@ -180,19 +185,6 @@ def stake_table_expire(claimed: Deadline, now: datetime) -> bool:
         _cancel(table)
         table_changed(table)
         return True
-
-
-@receiver(match_finished, sender=Table, dispatch_uid="economy_stake_pot")
-def pay_the_pot(sender: type[Table], table: Table, **kwargs: Any) -> None:
-    """In the transaction that ends a stake match: the whole pot to the winners."""
-    if not table.stake:
-        return
-    results = list(SeatResult.objects.filter(table=table).select_related("user"))
-    if all(r.rank == 1 for r in results):  # a drawn game: everyone gets their stake back
-        stakes_refund_all(table=table)
-        return
-    winners = [(r.seat, r.user) for r in results if r.rank == 1 and r.user is not None]
-    pot_pay(table=table, winners=winners)
 
 
 def open_stake_tables() -> list[Table]:

@@ -1,7 +1,8 @@
-"""Random sequences of sits (double clicks and new forms), leaves, unfilled tables'
-cancellations and matches played to the end, by several players: the ledger stays
-balanced, every pot and wallet holds what a plain model of the rules says, and
-nobody ever holds more than one open stake seat."""
+"""games/services/stakes.py, as a state machine: random sequences of sits (double
+clicks and new forms), leaves, unfilled tables' cancellations and matches played to
+the end, by several players: the ledger stays balanced, every pot and wallet holds
+what a plain model of the rules says, and nobody ever holds more than one open stake
+seat."""
 
 from __future__ import annotations
 
@@ -34,12 +35,6 @@ from economy.errors import InsufficientCoins
 from economy.models import Entry, Reason
 from economy.selectors import balance_of
 from economy.services import escrow_of, pot_shares
-from economy.services.stake_tables import (
-    AlreadySeated,
-    stake_table_expire,
-    stake_table_leave,
-    stake_table_sit,
-)
 from games import states
 from games.engine import PRESETS
 from games.engine import round as round_module
@@ -47,6 +42,12 @@ from games.errors import GameError
 from games.kinds import STAKE_FILL
 from games.models import SeatResult, Table
 from games.records import load_match
+from games.services.stakes import (
+    AlreadySeated,
+    stake_table_expire,
+    stake_table_leave,
+    stake_table_sit,
+)
 from tests.fixtures import play_a_legal_move
 
 STAKE = 100

@@ -7,24 +7,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 import pytest
 from django.test import Client
 
 from accounts.models import User
-from economy.services.stake_tables import stake_table_sit
 from games import fragments
-from games.engine import PRESETS
 from games.models import Table
 from games.selectors import table_view
-
-from .conftest import balance
-from .test_stake_tables import pot, rich  # noqa: F401  (a fixture)
+from games.services.stakes import stake_table_sit
+from tests.economy.conftest import balance
+from tests.stakes import PAIRS, pot, rich  # noqa: F401  (rich: a fixture)
 
 pytestmark = pytest.mark.django_db
-
-PAIRS = replace(PRESETS["blocco"], players=4, hand_size=7, teams=True)
 
 
 def _frame_form(table: Table, user: User) -> tuple[str, str]:

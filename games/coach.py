@@ -1,0 +1,111 @@
+"""The coach after each hand: the worker reviews every person's move of a finished hand
+(``games.engine.coach``) and stores one ``MoveReview`` per move.
+
+When a hand ends, the transaction that records its end sets a ``COACH`` deadline keyed
+by the hand (:func:`review_later`).  The worker's handler reads the finished hand
+without any lock (it never changes again), analyses it outside any transaction (the
+slow part), then writes the reviews in a short transaction that only locks the
+deadline row; a unique (hand, ply) makes a second write of the same move a no-op.
+So that a hand with several people never holds the worker for long, one pass
+analyses moves for at most :data:`SLICE` seconds and sets the deadline again for the
+rest.  Bots' moves and the clock's are not reviewed: only ``Move.Actor.PERSON``.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from deadlines.models import Deadline
+from deadlines.services import handles, set_deadline, still_due
+from games.engine import parse_move
+from games.engine.coach import Review, review_hand, seed_for
+from games.kinds import COACH
+from games.models import Hand, MoveReview, Seat
+from games.models import Move as StoredMove
+
+#: Seconds of analysis one worker pass may spend on a hand before it lets the other
+#: deadlines (bots' moves, clocks) go first; the rest waits for the next pass.
+SLICE = 0.5
+
+
+def review_later(hand: Hand, seats: list[Seat], now: datetime) -> None:
+    """Ask the worker to review ``hand`` (call in the transaction that ends it), if a
+    person sits at the table: bots' hands are not reviewed."""
+    if any(not seat.is_bot and seat.user_id is not None for seat in seats):
+        set_deadline(COACH, now, key=_key(hand))
+
+
+def _key(hand: Hand) -> str:
+    return f"coach:{hand.pk}"
+
+
+def still_reviewing(hands: list[Hand]) -> set[int]:
+    """The ids of those hands whose review is not finished (their deadline is there).
+    A hand from before the coach has none: nothing is in progress for it."""
+    keys = Deadline.objects.filter(kind=COACH, key__in=[_key(h) for h in hands])
+    return {int(key.partition(":")[2]) for key in keys.values_list("key", flat=True)}
+
+
+def pending_plies(hand: Hand, moves: list[StoredMove]) -> list[int]:
+    """The person's moves of ``hand`` not reviewed yet."""
+    done = set(MoveReview.objects.filter(hand=hand).values_list("ply", flat=True))
+    return [m.ply for m in moves if m.actor == StoredMove.Actor.PERSON and m.ply not in done]
+
+
+def analyse(
+    hand: Hand, moves: list[StoredMove], plies: list[int], *, budget: float
+) -> list[Review]:
+    """Reviews of ``plies``, in order, until ``budget`` seconds are spent (at least one)."""
+    rules = hand.table.rules
+    played = [parse_move(m.text) for m in moves]
+    seed = seed_for(hand.table.code, hand.number)
+    iterations = settings.COACH_ITERATIONS
+    started = time.perf_counter()
+    out: list[Review] = []
+    for ply in plies:
+        out += review_hand(
+            rules, hand.initial_position, played, plies=[ply], seed=seed, iterations=iterations
+        )
+        if time.perf_counter() - started >= budget:
+            break
+    return out
+
+
+@handles(COACH)
+def review_hand_moves(claimed: Deadline, now: datetime) -> bool:
+    """The worker's step for a finished hand: review some of its moves, store them."""
+    hand_id = int(claimed.key.partition(":")[2])
+    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+    moves = list(hand.moves.order_by("ply")) if hand is not None and hand.over else []
+    todo = pending_plies(hand, moves) if hand is not None and moves else []
+    reviews = analyse(hand, moves, todo, budget=SLICE) if hand is not None and todo else []
+    with transaction.atomic():
+        deadline = still_due(claimed)  # the row is the subject: a finished hand never moves
+        if deadline is None:
+            return False
+        MoveReview.objects.bulk_create(
+            [_row(hand_id, review) for review in reviews], ignore_conflicts=True
+        )
+        if len(reviews) < len(todo):
+            set_deadline(COACH, timezone.now(), key=claimed.key)
+        else:
+            deadline.delete()
+    return bool(reviews)
+
+
+def _row(hand_id: int, review: Review) -> MoveReview:
+    return MoveReview(
+        hand_id=hand_id,
+        ply=review.ply,
+        seat=review.seat,
+        loss=review.loss,
+        mark=review.mark,
+        preferred=str(review.preferred) if review.preferred is not None else "",
+        reason=review.reason,
+        params=review.params,
+    )

@@ -1,0 +1,88 @@
+"""Pages of finished games: the replay, the record to download, a hand's proof.
+
+Anyone with the table's link may open them (the link is the share link), and they
+exist only for what is over (``games.history``): a table being played has no
+replay, a hand being played no proof."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from games.engine import ALL_TILES, Placed
+from games.history import match_proofs, record_of, replay_of, verified_hand
+from games.markup import placed_tile, small_tile, tile_sprite
+from games.models import Table
+from games.selectors import table_by_code
+
+
+def _table(code: str) -> Table:
+    table = table_by_code(code)
+    if table is None:
+        raise Http404
+    return table
+
+
+def _tile_palette() -> list[tuple[str, str]]:
+    """Every face the replay's script draws, by its text: the line's tiles as they lie
+    (either way round) and the hands' small ones."""
+    faces = [(f"s{t}", str(small_tile(t))) for t in ALL_TILES]
+    faces += [(f"p{a}|{b}", str(placed_tile(Placed(a, b)))) for a in range(7) for b in range(7)]
+    return faces
+
+
+def replay(request: HttpRequest, code: str) -> HttpResponse:
+    """Every finished hand, move by move, all hands face up from the deal."""
+    table = _table(code)
+    shown = replay_of(table)
+    if shown is None:
+        raise Http404
+    share_url = request.build_absolute_uri(reverse("replay", args=[table.code]))
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "replay": shown,
+            "table": table,
+            "share_url": share_url,
+            "sprite": tile_sprite(),
+            "palette": _tile_palette(),
+        },
+    )
+
+
+def record(request: HttpRequest, code: str) -> HttpResponse:
+    """The match's record as text: the engine's form, which reads back exactly."""
+    table = _table(code)
+    text = record_of(table)
+    if text is None:
+        raise Http404
+    response = HttpResponse(text + "\n", content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="domino-{table.code}.txt"'
+    return response
+
+
+def proofs(request: HttpRequest, code: str) -> HttpResponse:
+    """Every finished hand's seeds and deal, for ``python -m games.engine.verify``."""
+    table = _table(code)
+    text = match_proofs(table)
+    if text is None:
+        raise Http404
+    response = HttpResponse(text + "\n", content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="domino-{table.code}-deals.json"'
+    return response
+
+
+def hand_verify(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """A finished hand's deal recomputed from its revealed seeds and checked."""
+    table = _table(code)
+    checked = verified_hand(table, number)
+    if checked is None:
+        raise Http404
+    if request.GET.get("format") == "json":
+        response = HttpResponse(checked.proof_json + "\n", content_type="application/json")
+        name = f"domino-{table.code}-hand-{number}.json"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    return render(request, "games/hand_verify.html", {"table": table, "v": checked})

@@ -1,0 +1,141 @@
+// The replay page: step through each finished hand move by move (buttons, the
+// slider, the arrow keys; Home and End).  The server wrote every step's line, hands
+// and words (a JSON script per hand) and every tile face (the #replay-faces
+// template); this file only shows one step at a time.  Without it the page still
+// lists every move and shows each hand as dealt.
+(function () {
+  "use strict";
+  var page = document.querySelector("[data-replay]");
+  var palette = document.getElementById("replay-faces");
+  if (!page || !palette) return;
+
+  var faces = {};
+  palette.content.querySelectorAll("[data-face]").forEach(function (f) {
+    faces[f.dataset.face] = f.innerHTML;
+  });
+
+  function tiles(list, prefix, wrap) {
+    return list
+      .map(function (t) {
+        var face = faces[prefix + t] || "";
+        if (!wrap) return face;
+        var halves = t.split("|");
+        var double = halves[0] === halves[1] ? " double" : "";
+        return '<span class="placed' + double + '" data-tile="' + t + '">' + face + "</span>";
+      })
+      .join("");
+  }
+
+  var hands = [];
+  page.querySelectorAll("[data-hand]").forEach(function (article) {
+    var data = article.querySelector('script[type="application/json"]');
+    if (!data) return;
+    var hand = {
+      article: article,
+      steps: JSON.parse(data.textContent),
+      at: 0,
+      slider: article.querySelector("[data-slider]"),
+      line: article.querySelector("[data-line]"),
+      empty: article.querySelector("[data-line]").innerHTML,
+      boneyard: article.querySelector("[data-boneyard]"),
+      said: article.querySelector(".replay-said"),
+      coach: article.querySelector("[data-coach]"),
+      output: article.querySelector(".replay-at"),
+      seats: article.querySelectorAll("[data-seat]"),
+      log: article.querySelectorAll(".replay-log [data-step]"),
+    };
+    article.querySelector(".replay-controls").hidden = false;
+    article.classList.add("stepping");
+    hands.push(hand);
+    show(hand, 0);
+  });
+  if (!hands.length) return;
+  var current = hands[0];
+
+  function show(hand, at) {
+    var last = hand.steps.length - 1;
+    at = Math.max(0, Math.min(last, at));
+    hand.at = at;
+    var step = hand.steps[at];
+    hand.line.innerHTML = step.line.length ? tiles(step.line, "p", true) : hand.empty;
+    hand.boneyard.textContent = step.boneyard;
+    hand.said.textContent = step.said;
+    // The coach's mark and advice on a person's marked move (none on the others).
+    hand.coach.textContent = step.coach || "";
+    hand.coach.hidden = !step.coach;
+    hand.seats.forEach(function (li, seat) {
+      li.querySelector("[data-tiles]").innerHTML = tiles(step.hands[seat] || [], "s", false);
+      li.classList.toggle("moved", step.seat === seat);
+    });
+    hand.log.forEach(function (li) {
+      var n = Number(li.dataset.step);
+      li.classList.toggle("future", n > at);
+      li.classList.toggle("current", n === at);
+    });
+    hand.slider.value = String(at);
+    hand.output.textContent = hand.output.dataset.format
+      .replace("{at}", String(at))
+      .replace("{of}", String(last));
+  }
+
+  function go(hand, where) {
+    var last = hand.steps.length - 1;
+    var to = { first: 0, back: hand.at - 1, next: hand.at + 1, last: last }[where];
+    if (to !== undefined) show(hand, to);
+  }
+
+  function handOf(element) {
+    var article = element.closest && element.closest("[data-hand]");
+    for (var i = 0; i < hands.length; i++) if (hands[i].article === article) return hands[i];
+    return null;
+  }
+
+  // With tabs (several hands), one hand is shown at a time: the one the address names.
+  var tabs = page.querySelectorAll("[data-hand-tab]");
+  function choose(number) {
+    hands.forEach(function (hand) {
+      var on = hand.article.dataset.hand === String(number);
+      hand.article.hidden = !on;
+      if (on) current = hand;
+    });
+    tabs.forEach(function (tab) {
+      tab.setAttribute("aria-current", tab.dataset.handTab === String(number) ? "true" : "false");
+    });
+  }
+  if (tabs.length) {
+    var named = /^#hand-(\d+)$/.exec(window.location.hash);
+    var wanted = named && hands.some(function (h) { return h.article.dataset.hand === named[1]; });
+    choose(wanted ? named[1] : hands[0].article.dataset.hand);
+    page.addEventListener("click", function (e) {
+      var tab = e.target.closest("[data-hand-tab]");
+      if (!tab) return;
+      e.preventDefault();
+      choose(tab.dataset.handTab);
+      if (window.history.replaceState) window.history.replaceState(null, "", "#hand-" + tab.dataset.handTab);
+    });
+  }
+
+  page.addEventListener("click", function (e) {
+    var button = e.target.closest("[data-go]");
+    var hand = button && handOf(button);
+    if (!hand) return;
+    current = hand;
+    go(hand, button.dataset.go);
+  });
+  page.addEventListener("input", function (e) {
+    var hand = e.target.matches("[data-slider]") && handOf(e.target);
+    if (!hand) return;
+    current = hand;
+    show(hand, Number(e.target.value));
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var target = e.target;
+    // The slider moves itself with the arrows; a text field keeps its keys.
+    if (target.matches && target.matches("input, textarea, select")) return;
+    var where = { ArrowLeft: "back", ArrowRight: "next", Home: "first", End: "last" }[e.key];
+    if (!where || !current) return;
+    e.preventDefault();
+    go(current, where);
+  });
+})();

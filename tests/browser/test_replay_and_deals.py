@@ -1,0 +1,158 @@
+"""Real browsers: the deal's commitment is on the board before the first move, the
+browser adds its seed to the next deal, the seed is revealed when the hand is over
+and the hand's verify page checks it; a finished match's replay steps move by move
+on a phone with the buttons, the arrow keys and the slider."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures import manage_last_line
+
+from .conftest import PHONE, LiveSite
+from .test_play_in_the_browser import new_page, play_until_the_hand_ends
+
+pytestmark = pytest.mark.browser
+
+HEX64 = re.compile(r"[0-9a-f]{64}")
+FITS = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def seeds_received(env: dict[str, str], code: str) -> str:
+    """The seeds the server holds for the table's next deal, or mixed into its second hand."""
+    query = f"""
+from games.models import ClientSeed, Hand
+sent = list(ClientSeed.objects.filter(table__code="{code}").values_list("seed", flat=True))
+second = Hand.objects.filter(table__code="{code}", number=1).first()
+print(",".join(sent + ([s for _seat, s in second.client_seeds] if second else [])) or "-")
+"""
+    return manage_last_line(env, "shell", "-c", query)
+
+
+def test_the_commitment_is_shown_before_the_first_move_and_the_seed_after_the_end(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(live_site.url)
+    page.select_option("select[name=level]", "easy")
+    page.click("#quick-play")
+    page.wait_for_selector("#board [data-commitment]")
+    code = re.search(r"/t/([\w-]+)/$", page.url).group(1)  # type: ignore[union-attr]
+    shown = page.locator("#board [data-commitment]").get_attribute("data-commitment")
+    assert HEX64.fullmatch(shown) and page.locator("[data-seed]").count() == 0
+    assert "Impegno della distribuzione" in page.locator("#board .board-info").inner_text()
+    assert page.evaluate(FITS)  # the long hex does not widen the phone's page
+
+    # The browser adds a seed of its own to the next deal, and the server has it.
+    upcoming = page.locator("#table-head").get_attribute("data-next-commitment")
+    assert HEX64.fullmatch(upcoming) and upcoming != shown
+    page.wait_for_function("c => !!localStorage.getItem('domino-seed:' + c)", arg=upcoming)
+    mine = page.evaluate("c => localStorage.getItem('domino-seed:' + c)", upcoming)
+    for _ in range(50):
+        if mine in seeds_received(live_site.env, code):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the server did not receive the browser's seed")
+
+    play_until_the_hand_ends([page])
+    seed = page.locator("#status [data-seed]").get_attribute("data-seed")
+    assert HEX64.fullmatch(seed)
+    assert hashlib.sha256(f"domino-commit-v1:{code}:1:{seed}".encode()).hexdigest() == shown
+    page.locator("#status .deal-reveal").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "deal-revealed-phone.png", full_page=True)
+
+    page.click("#status .deal-reveal a")
+    page.wait_for_selector("#verdict.ok")
+    assert page.locator("[data-seen]").is_visible()  # this browser saw that commitment
+    assert seed in page.locator(".proof").inner_text()
+    assert page.evaluate(FITS)
+    page.screenshot(path=artifacts / "hand-verified-phone.png", full_page=True)
+    assert errors == []
+
+
+FINISHED_DUEL = """
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+from games.records import load_match
+import random
+rita = User.objects.create_user("rita_r", password="tavolo-verde-42")
+ugo = User.objects.create_user("ugo_r", password="tavolo-verde-42")
+table = services.table_create(host=rita, mode="friends", rules=PRESETS["blocco"])
+services.table_join(table_id=table.pk, user=ugo, version=0)
+services.table_start(table_id=table.pk, by=rita, version=1)
+rng = random.Random(4)
+while True:
+    table.refresh_from_db()
+    if table.status == "finished":
+        break
+    r = load_match(table).round
+    services.move_submit(table_id=table.pk, user=(rita, ugo)[r.turn],
+                         move=str(rng.choice(r.legal_moves())), version=table.version)
+# The coach's verdict on the hand's second move, as the worker writes one.
+from games.models import Hand, MoveReview
+hand = Hand.objects.get(table=table, number=0)
+MoveReview.objects.create(hand=hand, ply=1, seat=hand.moves.get(ply=1).seat, loss=20.0,
+                          mark="blunder", preferred="6|6L", reason="heavy_double",
+                          params={"tile": "6|6"})
+print(table.code)
+"""
+
+
+def line_tiles(page: Any) -> int:
+    return int(page.locator(".replay-hand:not([hidden]) [data-line] .placed").count())
+
+
+def test_a_finished_match_replays_move_by_move_on_a_phone(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    code = manage_last_line(live_site.env, "shell", "-c", FINISHED_DUEL)
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{live_site.url}/t/{code}/replay/")
+    page.wait_for_selector(".replay-controls:not([hidden])")
+    hand = page.locator(".replay-hand").first
+    last = int(hand.locator("[data-slider]").get_attribute("max"))
+    assert last >= 2 and line_tiles(page) == 0
+    for seat in range(2):  # both hands face up as dealt: 7 tiles each
+        assert hand.locator(f'[data-seat="{seat}"] svg.tile').count() == 7
+    assert "0 di" in hand.locator(".replay-at").inner_text()
+
+    page.keyboard.press("ArrowRight")  # the opening
+    assert line_tiles(page) == 1 and "1 di" in hand.locator(".replay-at").inner_text()
+    assert hand.locator('[data-seat="0"] svg.tile, [data-seat="1"] svg.tile').count() == 13
+    assert hand.locator(".replay-log li:visible").count() == 1
+    assert not hand.locator("[data-coach]").is_visible()
+    hand.locator('[data-go="next"]').click()
+    assert hand.locator(".replay-log li:visible").count() == 2
+    # The second move is marked: the coach's line shows under the board, and in the log.
+    coach = hand.locator("[data-coach]")
+    assert coach.is_visible() and "Errore grave. Meglio: 6|6 a sinistra" in coach.inner_text()
+    assert "??" in hand.locator(".replay-log li.current").inner_text()
+    page.keyboard.press("End")
+    final = line_tiles(page)
+    assert final >= 2 and hand.locator(".replay-log li:visible").count() == last
+    page.keyboard.press("ArrowLeft")
+    assert hand.locator(".replay-log li:visible").count() == last - 1
+    hand.locator("[data-slider]").evaluate(
+        "(s) => { s.value = '1'; s.dispatchEvent(new Event('input', { bubbles: true })); }"
+    )
+    assert line_tiles(page) == 1
+    page.keyboard.press("Home")
+    assert line_tiles(page) == 0
+    page.keyboard.press("End")
+    assert page.evaluate(FITS)
+    assert "Punteggio finale" in page.locator(".replay-final").inner_text()
+    page.screenshot(path=artifacts / "replay-phone.png", full_page=True)
+
+    record = page.request.get(f"{live_site.url}/t/{code}/record.txt")
+    assert record.ok and record.text().startswith("blocco players=2")
+    assert errors == []
