@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages bench bench-load bench-check clean
+.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages offline bench bench-load bench-check bench-offline clean
 
 ## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
 ## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
@@ -19,7 +19,7 @@ dev: setup
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest
 
-setup: $(VENV)/.installed messages
+setup: $(VENV)/.installed messages offline
 
 # The virtualenv, rebuilt only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -32,6 +32,12 @@ $(VENV)/.installed: pyproject.toml
 # Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt).
 messages: $(VENV)/.installed system-packages
 	@$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+
+# The offline game's files (vendor/static, git-ignored): the pinned Pyodide, fetched once
+# with its integrity checked, and the engine's zip, built again only when a source changed.
+offline: $(VENV)/.installed messages
+	@$(BIN)/python tools/fetch_pyodide.py
+	@$(BIN)/python tools/build_offline.py >/dev/null
 
 # Debian packages the suite needs: gettext (translations) and Chromium (browser tests).
 system-packages:
@@ -83,9 +89,13 @@ bench-load: setup
 	$(BIN)/python -m bench.load $(if $(RAMP),--ramp,--tables $(TABLES)) \
 	  --json bench/results/load-$(if $(RAMP),ramp,$(TABLES)).json $(LOAD_ARGS)
 
+## make bench-offline: the offline game's numbers in Chromium (figures in the README)
+bench-offline: setup
+	$(BIN)/python bench/offline.py --json bench/results/offline.json
+
 ## make bench-check: the benchmarks' own tests (bench/tests; make test leaves them out)
 bench-check: setup
 	$(BIN)/python -m pytest bench/tests $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles vendor

@@ -254,7 +254,10 @@ TIME_ZONE = "Europe/Rome"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# vendor/static: what `make setup` fetches and builds for the offline game (git-ignored):
+# Pyodide's core (tools/fetch_pyodide.py) and the engine's zip (tools/build_offline.py).
+VENDOR_STATIC = BASE_DIR / "vendor" / "static"
+STATICFILES_DIRS = [BASE_DIR / "static", *([VENDOR_STATIC] if VENDOR_STATIC.is_dir() else [])]
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 # With debug off, `manage.py collectstatic` writes hashed, compressed copies that
 # WhiteNoise serves with year-long cache headers; with debug on it serves the sources.
@@ -263,9 +266,12 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "domino_site.staticfiles.KeptCompressionStorage"
     },
 }
+# Cached for a year: the hashed names, and Pyodide's files, which keep their own names
+# (Pyodide loads them by name) in a folder named by their version.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^/static/(pyodide/[0-9][0-9.]*/|.+\.[0-9a-f]{12}\.\w+$)"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from games.engine import Rules
 from games.models import Table
-from games.presets import PRESET_INFO
+from games.presets import describe_rules as describe_rules  # with the presets: no Django models
 
 
 def mode_name(mode: str, *, stake: int = 0, fillers: int = 0) -> str:
@@ -42,24 +41,3 @@ def mode_order(mode: str, *, stake: int = 0, fillers: int = 0) -> tuple[int, int
     if stake:
         return (3, stake)
     return ({"computer": 0, "friends": 1}.get(mode, 2), 1 if fillers else 0)
-
-
-def describe_rules(rules: Rules, *, preset: bool = True) -> str:
-    """The table's settings in words, in the active language:
-    "Dominoes · 4 players in pairs · 7 tiles each · block game · to 100 points"
-    (without the game's name when ``preset`` is False)."""
-    if rules.partnerships:
-        seating = gettext("%(n)s players in pairs") % {"n": rules.players}
-    else:
-        seating = gettext("%(n)s players") % {"n": rules.players}
-    parts = [
-        seating,
-        gettext("%(n)s tiles each") % {"n": rules.hand_size},
-        gettext("draw game") if rules.draws else gettext("block game"),
-        gettext("a single hand")
-        if rules.target is None
-        else gettext("to %(n)s points") % {"n": rules.target},
-    ]
-    if preset:
-        parts.insert(0, str(PRESET_INFO[rules.preset].title))
-    return " · ".join(parts)

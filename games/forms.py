@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, cast
 
 from django import forms
@@ -11,9 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import ALL_TILES, PRESET_OPTIONS, PRESETS, Rules
 from games.models import BotLevel, Table
-from games.presets import PRESET_INFO
-
-SINGLE = "single"
+from games.presets import PRESET_INFO, SINGLE, rules_from_fields
 
 
 def _seating_value(players: int, pairs: bool) -> str:
@@ -145,13 +142,4 @@ class TableForm(forms.Form):
 
     @staticmethod
     def rules_from(data: dict[str, Any]) -> Rules:
-        seating = data["seating"]
-        target = data["target"]
-        return replace(
-            PRESETS[data["preset"]],
-            players=int(seating.rstrip("p")),
-            teams=True if seating.endswith("p") else (False if seating == "4" else None),
-            hand_size=int(data["hand_size"]),
-            draw=data["draw"] == "yes",
-            target=None if target == SINGLE else int(target),
-        )
+        return rules_from_fields(data)

@@ -8,65 +8,16 @@ viewer; an unchanged region is the same fragment version after version.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-
 from django.utils.safestring import SafeString
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from games import fragments
 from games.selectors import TableView
-
-Values = dict[str, Hashable]
-
-
-def _hand(tv: TableView) -> Values:
-    # the version only when there are buttons: an unchanged hand is the same fragment
-    return {
-        "playing": tv.playing,
-        "watching": tv.watching,
-        "hand_over": tv.hand_over,
-        "your_turn": tv.your_turn,
-        "hand": tv.hand,
-        "ends": tv.move_ends,
-        "draw_move": tv.draw_move,
-        "pass_move": tv.pass_move,
-        "version": tv.move_version,
-    }
-
-
-def _board(tv: TableView) -> Values:
-    # the same board for every viewer but the one to play
-    player, last = tv.player, tv.last_move
-    return {
-        "playing": tv.playing,
-        "ends": player.ends if player else None,
-        "boneyard": player.boneyard_count if player else None,
-        "draws": tv.rules.draws,
-        "hand_number": tv.hand_number,
-        "line": player.line if player else None,
-        "last_kind": last.kind if last else None,
-        "last_end": last.end if last else None,
-        "your_turn": tv.your_turn,
-        "commitment": tv.deal.commitment,
-    }
-
-
-def _scores(tv: TableView) -> Values:
-    return {
-        "playing": tv.playing,
-        "scores": tv.scores,
-        "target": tv.rules.target,
-        "summaries": tv.hand_summaries,
-    }
-
+from games.viewparts import REGIONS
 
 #: region template -> the shared fragment it is, and the values that fragment shows
-SHARED: dict[str, tuple[str, Callable[[TableView], Values]]] = {
-    "games/_hand.html": ("games/_hand_body.html", _hand),
-    "games/_board.html": ("games/_board_body.html", _board),
-    "games/_scores.html": ("games/_score_body.html", _scores),
-}
+SHARED = REGIONS
 
 
 def region_html(region: str, tv: TableView, language: str) -> SafeString:

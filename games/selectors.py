@@ -4,9 +4,8 @@ It starts from the engine's ``PlayerView`` for the viewer's seat (or a
 spectator's, who holds no tiles), so nothing it returns can hold another
 hand's tiles or the boneyard's while a hand is being played.
 
-A view's parts are NamedTuples: immutable and hashable like frozen dataclasses
-(shared fragments are keyed by them), but built, hashed and compared in C — a
-frame builds a few dozen of them for every viewer at every version.
+A view's parts come from ``games.viewparts`` (no Django: the offline table builds
+its view from them too); the view itself is a NamedTuple like them.
 """
 
 from __future__ import annotations
@@ -26,149 +25,41 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import Who
 from games.describe import mode_order, table_mode
-from games.engine import Draw, Match, Pass, Play, PlayerView, RoundResult, Rules, Tile
+from games.engine import PlayerView, RoundResult, Rules
 from games.engine.deals import commitment
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
-from games.models import Hand, Invitation, Move, Seat, Table
+from games.models import Hand, Invitation, Seat, Table
 from games.payouts import Payout
 from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
+from games.viewparts import (  # the view's parts, made alike for the offline table
+    NO_PROOF,
+    NOBODY,
+    POSITIONS,
+    DealProof,
+    HandSummary,
+    HandTile,
+    LastMove,
+    LogLine,
+    RevealedHand,
+    SeatInfo,
+    SideScore,
+    hand_and_moves,
+    hand_summaries,
+    last_move,
+    log_lines,
+    named,
+    revealed,
+    side_scores,
+)
+from games.viewparts import (
+    SeatLabel as SeatLabel,  # a shared fragment's key, named here too
+)
 from overrides.statements import Prepared
 
 #: The namespace of the "another table at this stake" tokens (``TableView.sit_again_token``).
 _SIT_AGAIN = uuid.UUID("7b0f5d0e-6c1a-4d4e-9a51-3d2f0c6b8e21")
-
-_POSITIONS = {
-    2: ("bottom", "top"),
-    3: ("bottom", "left", "right"),
-    4: ("bottom", "left", "top", "right"),
-}
-
-
-class SeatInfo(NamedTuple):
-    number: int
-    name: str
-    is_bot: bool
-    bot_level: str
-    is_free: bool
-    is_you: bool
-    is_partner: bool
-    is_host: bool
-    tiles: int | None
-    is_turn: bool
-    position: str
-    is_filler: bool = False
-    is_away: bool = False
-    is_ready: bool = False  # pressed "next hand" on the hand's result
-    is_online: bool = True  # a person with a live socket at the table (bots always are)
-    user_id: int | None = None  # never shown: the consumer checks presence by it
-    is_dealer: bool = False
-    last_action: str = ""  # "pass" or "draw" when the hand's latest move was theirs
-    has_left: bool = False  # a friend who left the game: the computer plays it
-
-    @property
-    def label(self) -> SeatLabel:
-        """What the seat's box says, whoever looks (a shared fragment's key)."""
-        return SeatLabel(
-            self.name,
-            self.is_bot,
-            self.bot_level,
-            self.is_filler,
-            self.is_online,
-            self.is_away,
-            self.is_partner,
-            self.is_dealer,
-            self.last_action,
-            self.tiles,
-            self.has_left,
-        )
-
-
-class SeatLabel(NamedTuple):
-    name: str
-    is_bot: bool
-    bot_level: str
-    is_filler: bool
-    is_online: bool
-    is_away: bool
-    is_partner: bool
-    is_dealer: bool
-    last_action: str
-    tiles: int | None
-    has_left: bool = False
-
-
-class HandTile(NamedTuple):
-    """A tile of the viewer's hand and the moves it allows now."""
-
-    tile: Tile
-    moves: tuple[tuple[str, str], ...]  # (end, move text) for each legal end
-
-    @property
-    def playable(self) -> bool:
-        return bool(self.moves)
-
-    @property
-    def single_move(self) -> str | None:
-        """The move text when the tile fits in one place only (no end to choose)."""
-        return self.moves[0][1] if len(self.moves) == 1 else None
-
-
-class LogLine(NamedTuple):
-    name: str
-    kind: str  # "play", "draw", "pass"; "left": the seat's player left, the computer plays it
-    tile: Tile | None
-    end: str
-    draws: int  # a draw's line: the seat's draws in a row
-    ends: tuple[int, int] | None
-    actor: str = "person"  # who made the move: Move.Actor (the clock, a stand-in bot…)
-
-
-class LastMove(NamedTuple):
-    """The hand's latest move, for the table to highlight and animate."""
-
-    seat: int
-    kind: str  # "play", "draw", "pass"
-    tile: Tile | None
-    end: str  # "left" or "right" for a play on a line; "" for the opening and the rest
-    key: str  # "<hand>-<ply>": a new key is a new move
-
-
-class SideScore(NamedTuple):
-    names: Who
-    points: int
-    is_yours: bool
-    won: bool
-
-
-class RevealedHand(NamedTuple):
-    name: str
-    tiles: tuple[Tile, ...]
-    pips: int
-    won: bool
-
-
-class HandSummary(NamedTuple):
-    number: int
-    winners: Who
-    points: int
-    reason: str
-
-
-class DealProof(NamedTuple):
-    """What the table shows of its deals (``games.engine.deals``): the hand being played's
-    commitment from its deal on, its seeds once it is over, never before; and the
-    commitment of the next hand, for the seated players' browsers to add their seeds to."""
-
-    hand: int  # the hand being played, from 1; 0: none dealt yet
-    commitment: str  # "": a hand dealt before deals could be verified
-    seed: str  # revealed once the hand is over
-    client_seeds: tuple[str, ...]  # revealed with the seed
-    next_commitment: str  # "": no hand to come
-
-
-NO_PROOF = DealProof(0, "", "", (), "")
 
 
 class TableView(NamedTuple):
@@ -302,9 +193,9 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
     player = match.round.view(you) if match is not None else None
     winners = match.winners if match is not None else ()
     match_over = match is not None and match.over
-    last = _last_move(player, len(hands)) if player else None
+    last = last_move(player, len(hands)) if player else None
     turn = player.turn if player and not player.over else None
-    hand, draw_move, pass_move = _hand_and_moves(player)
+    hand, draw_move, pass_move = hand_and_moves(player)
     deadlines = state.deadlines
     return TableView(
         table=table,
@@ -319,19 +210,19 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         draw_move=draw_move,
         pass_move=pass_move,
         your_turn=bool(player and player.legal_moves),
-        turn_name=_named((turn,), names, you) if turn is not None else NOBODY,
-        log=tuple(_log_lines(player, names, state.actors, _left_at(state.seats, len(hands) - 1)))
+        turn_name=named((turn,), names, you) if turn is not None else NOBODY,
+        log=tuple(log_lines(player, names, state.actors, _left_at(state.seats, len(hands) - 1)))
         if player
         else (),
-        scores=_side_scores(rules, match, names, you),
+        scores=side_scores(rules, match, names, you),
         result=player.result if player else None,
-        hand_winner_names=_named(player.result.winners, names, you)
+        hand_winner_names=named(player.result.winners, names, you)
         if player and player.result and player.result.winners
         else NOBODY,
-        revealed=_revealed(player, names) if player else (),
+        revealed=revealed(player, names) if player else (),
         hand_summaries=tuple(_summaries(hands, names, you)) if match is not None else (),
         match_over=match_over,
-        winner_names=_named(winners, names, you) if winners else NOBODY,
+        winner_names=named(winners, names, you) if winners else NOBODY,
         you_won=you is not None and you in winners,
         invitations=state.invitations,
         next_hand_at=deadlines.get(NEXT_HAND)
@@ -388,7 +279,7 @@ def _seat_infos(
     counts = player.hand_counts if player else None
     turn = player.turn if player and not player.over else None
     base = you if you is not None else 0
-    positions = _POSITIONS[rules.players]
+    positions = POSITIONS[rules.players]
     return tuple(
         SeatInfo(
             number=s.number,
@@ -418,68 +309,8 @@ def _seat_infos(
     )
 
 
-def _side_scores(
-    rules: Rules, match: Match | None, names: dict[int, str], you: int | None
-) -> tuple[SideScore, ...]:
-    """Each side's points in the match, this viewer's side marked."""
-    scores = match.scores if match is not None else (0,) * rules.sides
-    winners = match.winners if match is not None else ()
-    your_side = rules.side_of(you) if you is not None else None
-    winning_side = rules.side_of(winners[0]) if winners else None
-    return tuple(
-        SideScore(
-            names=_named(rules.seats_of(side), names, you),
-            points=points,
-            is_yours=side == your_side,
-            won=side == winning_side,
-        )
-        for side, points in enumerate(scores)
-    )
-
-
-#: No player: a hand or a match without a winner, nobody's turn.
-NOBODY = Who(())
-
-
-def _named(seats: tuple[int, ...], names: dict[int, str], you: int | None) -> Who:
-    """The players at ``seats``, as sentences name them (``accounts.names``)."""
-    return Who([names[s] for s in seats], you=seats.index(you) if you in seats else -1)
-
-
-def _hand_and_moves(
-    player: PlayerView | None,
-) -> tuple[tuple[HandTile, ...], str | None, str | None]:
-    if player is None:
-        return (), None, None
-    by_tile: dict[Tile, list[tuple[str, str]]] = {}
-    draw_move = pass_move = None
-    for move in player.legal_moves:
-        if isinstance(move, Play):
-            by_tile.setdefault(move.tile, []).append((move.end, str(move)))
-        elif isinstance(move, Draw):
-            draw_move = str(move)
-        elif isinstance(move, Pass):
-            pass_move = str(move)
-    # Both ends showing one number: either end leaves the same line, so one move, no choice.
-    same_ends = player.ends is not None and player.ends[0] == player.ends[1]
-    ordered = sorted(player.hand, key=lambda t: (t.high, t.low), reverse=True)
-    hand = tuple(
-        HandTile(t, tuple(by_tile.get(t, ()))[: 1 if same_ends else None]) for t in ordered
-    )
-    return hand, draw_move, pass_move
-
-
-def _last_move(player: PlayerView, hand_number: int) -> LastMove | None:
-    if not player.log:
-        return None
-    event = player.log[-1]
-    key = f"{hand_number}-{len(player.log)}"
-    move = event.move
-    if isinstance(move, Play):
-        end = move.end if event.ends is not None else ""
-        return LastMove(event.seat, "play", move.tile, end, key)
-    kind = "draw" if isinstance(move, Draw) else "pass"
-    return LastMove(event.seat, kind, None, "", key)
+def _summaries(hands: Iterable[Hand], names: dict[int, str], you: int | None) -> list[HandSummary]:
+    return hand_summaries(((h.number, h.reason, h.winners, h.points) for h in hands), names, you)
 
 
 def _left_at(seats: Iterable[Seat], hand: int) -> dict[int, list[int]]:
@@ -489,58 +320,6 @@ def _left_at(seats: Iterable[Seat], hand: int) -> dict[int, list[int]]:
         if s.left_hand == hand and s.left_ply is not None:
             left.setdefault(s.left_ply, []).append(s.number)
     return left
-
-
-def _log_lines(
-    player: PlayerView,
-    names: dict[int, str],
-    actors: tuple[str, ...],
-    left: dict[int, list[int]] | None = None,
-) -> list[LogLine]:
-    """The public log, newest first, consecutive draws by one seat counted together;
-    ``left``: the seats whose player left the game, by the ply they left before."""
-    lines: list[LogLine] = []
-    left = left or {}
-    for ply in range(len(player.log) + 1):
-        for seat in left.get(ply, ()):
-            lines.append(LogLine(names[seat], "left", None, "", 0, None))
-        if ply == len(player.log):
-            break
-        event = player.log[ply]
-        actor = actors[ply] if ply < len(actors) else Move.Actor.PERSON
-        move = event.move
-        if isinstance(move, Draw):
-            last = lines[-1] if lines else None
-            if last and last.kind == "draw" and last.name == names[event.seat]:
-                lines[-1] = LogLine(last.name, "draw", None, "", last.draws + 1, last.ends)
-                continue
-            lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends, actor))
-        elif isinstance(move, Pass):
-            lines.append(LogLine(names[event.seat], "pass", None, "", 0, event.ends, actor))
-        else:
-            end = move.end if event.ends is not None else ""
-            lines.append(LogLine(names[event.seat], "play", move.tile, end, 0, event.ends, actor))
-    return lines[::-1]
-
-
-def _revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, ...]:
-    if player.revealed is None or player.result is None:
-        return ()
-    result = player.result
-    return tuple(
-        RevealedHand(names[seat], tiles, result.pips[seat], seat in result.winners)
-        for seat, tiles in enumerate(player.revealed)
-    )
-
-
-def _summaries(hands: Iterable[Hand], names: dict[int, str], you: int | None) -> list[HandSummary]:
-    out = []
-    for h in hands:
-        if not h.reason:
-            continue
-        seats = tuple(int(s) for s in h.winners.split(",") if s)
-        out.append(HandSummary(h.number + 1, _named(seats, names, you), h.points, h.reason))
-    return out
 
 
 _tables_by_code = Prepared(lambda code: Table.objects.filter(code=code))

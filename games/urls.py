@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import history_views, views
+from . import history_views, offline_pages, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,5 +19,8 @@ urlpatterns = [
     path("invitations/<int:pk>/decline/", views.invitation_decline, name="invitation_decline"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<str:preset>/", views.rules_page, name="rules"),
+    path("offline/", offline_pages.offline, name="offline"),
+    path("sw.js", offline_pages.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline_pages.web_manifest, name="web_manifest"),
     path("healthz", views.healthz, name="healthz"),
 ]

@@ -86,13 +86,17 @@ def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSite]:
 class ItalianBrowser:
     """Chromium whose pages ask for Italian (``Accept-Language: it-IT``) unless a
     test gives another ``locale``: the site follows the browser's language, and
-    the tests read the site's default."""
+    the tests read the site's default.  Service workers are blocked unless a test
+    allows them: every page registers the site's, which would fetch the offline
+    game's files (Pyodide: megabytes) in every test's fresh browser."""
 
     def __init__(self, chromium: Any) -> None:
         self.chromium = chromium
 
     def new_context(self, **options: Any) -> Any:
-        return self.chromium.new_context(**{"locale": "it-IT", **options})
+        return self.chromium.new_context(
+            **{"locale": "it-IT", "service_workers": "block", **options}
+        )
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chromium, name)

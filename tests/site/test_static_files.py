@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.templatetags.static import static
 from django.test import Client
 
-MANIFEST = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+MANIFEST = "domino_site.staticfiles.KeptCompressionStorage"  # WhiteNoise's, compressing once
 
 
 @pytest.mark.django_db

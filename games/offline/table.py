@@ -1,0 +1,351 @@
+"""A match against the computer held in the browser, and the player's view of it.
+
+The view has the fields the site's ``games.selectors.TableView`` has, built from the
+same parts (``games.viewparts``), so the live templates draw it as they draw a
+table of the site's: the player in seat 0, the computer in the others.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from django.utils.translation import gettext as _
+
+from accounts.names import Who
+from games.bot_names import bot_name
+from games.constants import BOT_DELAY, BOT_FORCED_DELAY
+from games.engine import (
+    IllegalMoveError,
+    Match,
+    PlayerView,
+    RoundResult,
+    Rules,
+    make_bot,
+    parse_move,
+)
+from games.errors import GameError, illegal_move_message
+from games.presets import describe_rules, rules_from_fields
+from games.viewparts import (
+    NO_PROOF,
+    NOBODY,
+    POSITIONS,
+    DealProof,
+    HandSummary,
+    HandTile,
+    LastMove,
+    LogLine,
+    RevealedHand,
+    SeatInfo,
+    SideScore,
+    hand_and_moves,
+    hand_summaries,
+    last_move,
+    log_lines,
+    named,
+    revealed,
+    side_scores,
+)
+
+LEVELS = ("easy", "medium", "hard")
+YOU = 0  # the player's seat; the computer plays the others
+#: The saved game's format: a saved game of another format is not resumed.
+FORMAT = 1
+
+
+@dataclass
+class OfflineTable:
+    """What the live templates read of ``tv.table``: a table against the computer,
+    with no stake, that only this browser knows."""
+
+    bot_level: str
+    status: str = "playing"
+    mode: str = "computer"
+    code: str = "offline"
+    stake: int = 0
+    rematch: None = None
+
+
+class OfflineView(NamedTuple):
+    """``games.selectors.TableView``'s fields, for the player of an offline game."""
+
+    table: OfflineTable
+    rules: Rules
+    version: int
+    you: int | None
+    is_host: bool
+    seats: tuple[SeatInfo, ...]
+    hand_number: int
+    player: PlayerView | None
+    hand: tuple[HandTile, ...]
+    draw_move: str | None
+    pass_move: str | None
+    your_turn: bool
+    turn_name: Who
+    log: tuple[LogLine, ...]
+    scores: tuple[SideScore, ...]
+    result: RoundResult | None
+    hand_winner_names: Who
+    revealed: tuple[RevealedHand, ...]
+    hand_summaries: tuple[HandSummary, ...]
+    match_over: bool
+    winner_names: Who
+    you_won: bool
+    mode_label: str
+    last_move: LastMove | None = None
+    invitations: tuple[str, ...] = ()
+    next_hand_at: None = None
+    turn_ends_at: None = None
+    fill_ends_at: None = None
+    you_are_away: bool = False
+    you_are_ready: bool = False
+    payouts: tuple[Any, ...] = ()  # offline games pay nothing
+    pot: int = 0
+    sit_again_token: str = ""
+    is_waiting: bool = False
+    deal: DealProof = NO_PROOF  # a deal made in the browser proves nothing to anyone
+
+    @property
+    def playing(self) -> bool:
+        return self.player is not None
+
+    @property
+    def waiting(self) -> bool:
+        return self.is_waiting
+
+    @property
+    def free_seats(self) -> int:
+        return 0
+
+    @property
+    def watching(self) -> bool:
+        return self.you is None
+
+    @property
+    def hand_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def move_ends(self) -> tuple[int, int] | None:
+        return self.player.ends if self.your_turn and self.player else None
+
+    @property
+    def move_version(self) -> int | None:
+        return self.version if self.your_turn else None
+
+
+@dataclass
+class OfflineGame:
+    """A match, its computer players and the version the player's buttons send.
+
+    ``saved()`` is all of it as plain data (the match as the engine's record), and
+    ``from_saved`` reads it back exactly: the page keeps it after every move."""
+
+    rules: Rules
+    level: str
+    names: list[str]
+    match: Match
+    version: int = 0
+    started: float = 0.0
+    bots: dict[int, Any] = field(default_factory=dict)
+    thought_ms: float = 0.0  # how long the computer's last decision took (the benchmark's)
+
+    @classmethod
+    def new(cls, fields: dict[str, str], level: str, *, now: float = 0.0) -> OfflineGame:
+        """A new match with the new-table form's settings; ``GameError`` for settings
+        the game is not played with, or an unknown level."""
+        if level not in LEVELS:
+            raise GameError(_("That request could not be read."))
+        try:
+            rules = rules_from_fields(fields)
+        except (KeyError, ValueError):
+            raise GameError(_("That request could not be read.")) from None
+        names: list[str] = [""]
+        for _seat in range(1, rules.players):
+            names.append(bot_name(level, taken=names))
+        return cls(rules, level, names, Match(rules), started=now)
+
+    @classmethod
+    def from_saved(cls, saved: dict[str, Any]) -> OfflineGame:
+        """The game ``saved()`` described; ``ValueError`` if it cannot be read back."""
+        if saved.get("format") != FORMAT:
+            raise ValueError("a saved game of another format")
+        match = Match.from_record(saved["record"])
+        level = saved["level"]
+        if level not in LEVELS or len(saved["names"]) != match.rules.players:
+            raise ValueError("a saved game that does not hold together")
+        return cls(
+            match.rules,
+            level,
+            list(saved["names"]),
+            match,
+            version=int(saved["version"]),
+            started=float(saved.get("started", 0.0)),
+        )
+
+    def saved(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "level": self.level,
+            "names": self.names,
+            "record": self.match.record(),
+            "version": self.version,
+            "started": self.started,
+        }
+
+    # -- the player's commands (what the table's buttons send) ---------------
+
+    def command(self, vals: dict[str, Any]) -> None:
+        """A button's command: ``move`` or ``next`` (the next hand), at the version the
+        button was drawn for.  ``GameError`` (nothing changes) when it cannot be done."""
+        action, version = vals.get("action"), vals.get("version")
+        if action not in ("move", "next") or type(version) is not int:
+            raise GameError(_("That request could not be read."))
+        if version != self.version:
+            raise GameError(_("The table has changed: here is the latest."), stale=True)
+        round_ = self.match.round
+        if self.match.over:
+            raise GameError(_("The game is not in progress."))
+        if action == "next":
+            if not round_.over:
+                raise GameError(_("This hand is still being played."))
+            self.match.next_round()
+        else:
+            if round_.over:
+                raise GameError(_("This hand is over."))
+            if round_.turn != YOU:
+                raise GameError(_("It is not your turn."))
+            text = vals.get("move")
+            try:
+                move = parse_move(text if isinstance(text, str) else "")
+            except ValueError:
+                raise GameError(_("That is not a move.")) from None
+            try:
+                round_.play(move)
+            except IllegalMoveError as error:
+                raise GameError(illegal_move_message(error)) from None
+        self.version += 1
+
+    # -- the computer's seats -----------------------------------------------
+
+    def computer_to_play(self) -> bool:
+        round_ = self.match.round
+        return not round_.over and round_.turn != YOU
+
+    def computer_delay(self, rng: random.Random) -> float:
+        """How long the computer seems to think before this move, in seconds: as at
+        the site's tables (a forced move sooner)."""
+        forced = len(self.match.round.legal_moves()) == 1
+        low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
+        return rng.uniform(low, high)
+
+    def computer_move(self) -> None:
+        """The computer's seat to play decides from its own view, and plays."""
+        round_ = self.match.round
+        seat = round_.turn
+        bot = self.bots.get(seat)
+        if bot is None:
+            bot = self.bots[seat] = make_bot(self.level)
+        started = time.perf_counter()
+        move = bot.choose(round_.view(seat))
+        self.thought_ms = (time.perf_counter() - started) * 1000
+        round_.play(move)
+        self.version += 1
+
+    # -- what the player sees -----------------------------------------------
+
+    def view(self, *, mode_label: str) -> OfflineView:
+        rules, match = self.rules, self.match
+        you = YOU
+        names = {seat: (_("You") if seat == you else name) for seat, name in enumerate(self.names)}
+        player = match.round.view(you)
+        winners = match.winners
+        hand_number = len(match.rounds)
+        last = last_move(player, hand_number)
+        turn = player.turn if not player.over else None
+        hand, draw_move, pass_move = hand_and_moves(player)
+        results = [r.result for r in match.rounds]
+        summaries = hand_summaries(
+            (
+                (number, result.reason, ",".join(map(str, result.winners)), result.points)
+                if result is not None
+                else (number, "", "", 0)
+                for number, result in enumerate(results)
+            ),
+            names,
+            you,
+        )
+        return OfflineView(
+            table=OfflineTable(self.level, status="finished" if match.over else "playing"),
+            rules=rules,
+            version=self.version,
+            you=you,
+            is_host=True,
+            seats=self._seats(names, player, last),
+            hand_number=hand_number,
+            player=player,
+            hand=hand,
+            draw_move=draw_move,
+            pass_move=pass_move,
+            your_turn=bool(player.legal_moves),
+            turn_name=named((turn,), names, you) if turn is not None else NOBODY,
+            log=tuple(log_lines(player, names)),
+            scores=side_scores(rules, match, names, you),
+            result=player.result,
+            hand_winner_names=named(player.result.winners, names, you)
+            if player.result and player.result.winners
+            else NOBODY,
+            revealed=revealed(player, names),
+            hand_summaries=tuple(summaries),
+            match_over=match.over,
+            winner_names=named(winners, names, you) if winners else NOBODY,
+            you_won=you in winners,
+            mode_label=mode_label,
+            last_move=last,
+        )
+
+    def _seats(
+        self, names: dict[int, str], player: PlayerView, last: LastMove | None
+    ) -> tuple[SeatInfo, ...]:
+        rules = self.rules
+        turn = player.turn if not player.over else None
+        positions = POSITIONS[rules.players]
+        return tuple(
+            SeatInfo(
+                number=seat,
+                name=names[seat],
+                is_bot=seat != YOU,
+                bot_level=self.level if seat != YOU else "",
+                is_free=False,
+                is_you=seat == YOU,
+                is_partner=rules.partnerships
+                and seat != YOU
+                and rules.side_of(seat) == rules.side_of(YOU),
+                is_host=seat == YOU,
+                tiles=player.hand_counts[seat],
+                is_turn=seat == turn,
+                position=positions[seat],
+                is_dealer=player.dealer == seat,
+                last_action=last.kind if last and last.seat == seat and last.kind != "play" else "",
+            )
+            for seat in range(rules.players)
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """A finished game as the page's short history lists it."""
+        match = self.match
+        yours = self.rules.side_of(YOU)
+        points = [match.scores[yours], *(p for side, p in enumerate(match.scores) if side != yours)]
+        return {
+            "description": describe_rules(self.rules),
+            "score": " – ".join(map(str, points)),  # yours first, as the home page's games
+            "rules": self.rules.to_text(),
+            "level": self.level,
+            "scores": list(match.scores),
+            "won": YOU in match.winners,
+            "drawn": match.over and not match.winners,
+            "hands": len(match.rounds),
+            "record": match.record(),
+        }

@@ -1,0 +1,329 @@
+"""The parts of a viewer's view of a table that come from the engine alone.
+
+``games.selectors`` builds a table's view for the site from the database's state;
+the offline table (``games/offline/``, run by the browser under Pyodide) builds
+one from a match it holds.  Both make their seats, hand, log, scores and results
+here, from the engine's ``PlayerView`` for the viewer's seat, so the same
+templates draw the same table.  No Django: only the engine and ``accounts.names``.
+
+The parts are NamedTuples: immutable and hashable like frozen dataclasses (shared
+fragments are keyed by them), but built, hashed and compared in C — a frame builds a
+few dozen of them for every viewer at every version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, NamedTuple
+
+from accounts.names import Who
+from games.engine import Draw, Match, Pass, Play, PlayerView, Rules, Tile
+
+#: Where each seat sits on the viewer's screen, from the viewer's own (bottom) round.
+POSITIONS = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "right"),
+    4: ("bottom", "left", "top", "right"),
+}
+
+
+class SeatInfo(NamedTuple):
+    number: int
+    name: str
+    is_bot: bool
+    bot_level: str
+    is_free: bool
+    is_you: bool
+    is_partner: bool
+    is_host: bool
+    tiles: int | None
+    is_turn: bool
+    position: str
+    is_filler: bool = False
+    is_away: bool = False
+    is_ready: bool = False  # pressed "next hand" on the hand's result
+    is_online: bool = True  # a person with a live socket at the table (bots always are)
+    user_id: int | None = None  # never shown: the consumer checks presence by it
+    is_dealer: bool = False
+    last_action: str = ""  # "pass" or "draw" when the hand's latest move was theirs
+    has_left: bool = False  # a friend who left the game: the computer plays it
+
+    @property
+    def label(self) -> SeatLabel:
+        """What the seat's box says, whoever looks (a shared fragment's key)."""
+        return SeatLabel(
+            self.name,
+            self.is_bot,
+            self.bot_level,
+            self.is_filler,
+            self.is_online,
+            self.is_away,
+            self.is_partner,
+            self.is_dealer,
+            self.last_action,
+            self.tiles,
+            self.has_left,
+        )
+
+
+class SeatLabel(NamedTuple):
+    name: str
+    is_bot: bool
+    bot_level: str
+    is_filler: bool
+    is_online: bool
+    is_away: bool
+    is_partner: bool
+    is_dealer: bool
+    last_action: str
+    tiles: int | None
+    has_left: bool = False
+
+
+class HandTile(NamedTuple):
+    """A tile of the viewer's hand and the moves it allows now."""
+
+    tile: Tile
+    moves: tuple[tuple[str, str], ...]  # (end, move text) for each legal end
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.moves)
+
+    @property
+    def single_move(self) -> str | None:
+        """The move text when the tile fits in one place only (no end to choose)."""
+        return self.moves[0][1] if len(self.moves) == 1 else None
+
+
+class LogLine(NamedTuple):
+    name: str
+    kind: str  # "play", "draw", "pass"; "left": the seat's player left, the computer plays it
+    tile: Tile | None
+    end: str
+    draws: int  # a draw's line: the seat's draws in a row
+    ends: tuple[int, int] | None
+    actor: str = "person"  # who made the move: Move.Actor (the clock, a stand-in bot…)
+
+
+class LastMove(NamedTuple):
+    """The hand's latest move, for the table to highlight and animate."""
+
+    seat: int
+    kind: str  # "play", "draw", "pass"
+    tile: Tile | None
+    end: str  # "left" or "right" for a play on a line; "" for the opening and the rest
+    key: str  # "<hand>-<ply>": a new key is a new move
+
+
+class SideScore(NamedTuple):
+    names: Who
+    points: int
+    is_yours: bool
+    won: bool
+
+
+class RevealedHand(NamedTuple):
+    name: str
+    tiles: tuple[Tile, ...]
+    pips: int
+    won: bool
+
+
+class HandSummary(NamedTuple):
+    number: int
+    winners: Who
+    points: int
+    reason: str
+
+
+class DealProof(NamedTuple):
+    """What the table shows of its deals (``games.engine.deals``): the hand being played's
+    commitment from its deal on, its seeds once it is over, never before; and the
+    commitment of the next hand, for the seated players' browsers to add their seeds to."""
+
+    hand: int  # the hand being played, from 1; 0: none dealt yet
+    commitment: str  # "": a hand dealt before deals could be verified
+    seed: str  # revealed once the hand is over
+    client_seeds: tuple[str, ...]  # revealed with the seed
+    next_commitment: str  # "": no hand to come
+
+
+NO_PROOF = DealProof(0, "", "", (), "")
+
+
+#: No player: a hand or a match without a winner, nobody's turn.
+NOBODY = Who(())
+
+
+def named(seats: tuple[int, ...], names: dict[int, str], you: int | None) -> Who:
+    """The players at ``seats``, as sentences name them (``accounts.names``)."""
+    return Who([names[s] for s in seats], you=seats.index(you) if you in seats else -1)
+
+
+def side_scores(
+    rules: Rules, match: Match | None, names: dict[int, str], you: int | None
+) -> tuple[SideScore, ...]:
+    """Each side's points in the match, this viewer's side marked."""
+    scores = match.scores if match is not None else (0,) * rules.sides
+    winners = match.winners if match is not None else ()
+    your_side = rules.side_of(you) if you is not None else None
+    winning_side = rules.side_of(winners[0]) if winners else None
+    return tuple(
+        SideScore(
+            names=named(rules.seats_of(side), names, you),
+            points=points,
+            is_yours=side == your_side,
+            won=side == winning_side,
+        )
+        for side, points in enumerate(scores)
+    )
+
+
+def hand_and_moves(
+    player: PlayerView | None,
+) -> tuple[tuple[HandTile, ...], str | None, str | None]:
+    """The viewer's tiles with the moves each allows, and the draw or pass move, if any."""
+    if player is None:
+        return (), None, None
+    by_tile: dict[Tile, list[tuple[str, str]]] = {}
+    draw_move = pass_move = None
+    for move in player.legal_moves:
+        if isinstance(move, Play):
+            by_tile.setdefault(move.tile, []).append((move.end, str(move)))
+        elif isinstance(move, Draw):
+            draw_move = str(move)
+        elif isinstance(move, Pass):
+            pass_move = str(move)
+    # Both ends showing one number: either end leaves the same line, so one move, no choice.
+    same_ends = player.ends is not None and player.ends[0] == player.ends[1]
+    ordered = sorted(player.hand, key=lambda t: (t.high, t.low), reverse=True)
+    hand = tuple(
+        HandTile(t, tuple(by_tile.get(t, ()))[: 1 if same_ends else None]) for t in ordered
+    )
+    return hand, draw_move, pass_move
+
+
+def last_move(player: PlayerView, hand_number: int) -> LastMove | None:
+    """The hand's latest move, keyed by the hand's number and the move's ply."""
+    if not player.log:
+        return None
+    event = player.log[-1]
+    key = f"{hand_number}-{len(player.log)}"
+    move = event.move
+    if isinstance(move, Play):
+        end = move.end if event.ends is not None else ""
+        return LastMove(event.seat, "play", move.tile, end, key)
+    kind = "draw" if isinstance(move, Draw) else "pass"
+    return LastMove(event.seat, kind, None, "", key)
+
+
+def log_lines(
+    player: PlayerView,
+    names: dict[int, str],
+    actors: tuple[str, ...] = (),
+    left: dict[int, list[int]] | None = None,
+) -> list[LogLine]:
+    """The public log, newest first, consecutive draws by one seat counted together;
+    ``actors``: who made each move (a person unless said); ``left``: the seats whose
+    player left the game, by the ply they left before."""
+    lines: list[LogLine] = []
+    left = left or {}
+    for ply in range(len(player.log) + 1):
+        for seat in left.get(ply, ()):
+            lines.append(LogLine(names[seat], "left", None, "", 0, None))
+        if ply == len(player.log):
+            break
+        event = player.log[ply]
+        actor = actors[ply] if ply < len(actors) else "person"
+        move = event.move
+        if isinstance(move, Draw):
+            last = lines[-1] if lines else None
+            if last and last.kind == "draw" and last.name == names[event.seat]:
+                lines[-1] = LogLine(last.name, "draw", None, "", last.draws + 1, last.ends)
+                continue
+            lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends, actor))
+        elif isinstance(move, Pass):
+            lines.append(LogLine(names[event.seat], "pass", None, "", 0, event.ends, actor))
+        else:
+            end = move.end if event.ends is not None else ""
+            lines.append(LogLine(names[event.seat], "play", move.tile, end, 0, event.ends, actor))
+    return lines[::-1]
+
+
+def revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, ...]:
+    """Every hand's tiles once the hand is over (none while it is played)."""
+    if player.revealed is None or player.result is None:
+        return ()
+    result = player.result
+    return tuple(
+        RevealedHand(names[seat], tiles, result.pips[seat], seat in result.winners)
+        for seat, tiles in enumerate(player.revealed)
+    )
+
+
+def hand_summaries(
+    hands: Iterable[tuple[int, str, str, int]], names: dict[int, str], you: int | None
+) -> list[HandSummary]:
+    """One line per hand played: ``hands`` as (number from 0, reason, winners "0,2",
+    points); a hand still being played (no reason) is left out."""
+    out = []
+    for number, reason, winners, points in hands:
+        if not reason:
+            continue
+        seats = tuple(int(s) for s in winners.split(",") if s)
+        out.append(HandSummary(number + 1, named(seats, names, you), points, reason))
+    return out
+
+
+Values = dict[str, Hashable]
+
+
+def _hand(tv: Any) -> Values:
+    # the version only when there are buttons: an unchanged hand is the same fragment
+    return {
+        "playing": tv.playing,
+        "watching": tv.watching,
+        "hand_over": tv.hand_over,
+        "your_turn": tv.your_turn,
+        "hand": tv.hand,
+        "ends": tv.move_ends,
+        "draw_move": tv.draw_move,
+        "pass_move": tv.pass_move,
+        "version": tv.move_version,
+    }
+
+
+def _board(tv: Any) -> Values:
+    # the same board for every viewer but the one to play
+    player, last = tv.player, tv.last_move
+    return {
+        "playing": tv.playing,
+        "ends": player.ends if player else None,
+        "boneyard": player.boneyard_count if player else None,
+        "draws": tv.rules.draws,
+        "hand_number": tv.hand_number,
+        "line": player.line if player else None,
+        "last_kind": last.kind if last else None,
+        "last_end": last.end if last else None,
+        "your_turn": tv.your_turn,
+        "commitment": tv.deal.commitment,
+    }
+
+
+def _scores(tv: Any) -> Values:
+    return {
+        "playing": tv.playing,
+        "scores": tv.scores,
+        "target": tv.rules.target,
+        "summaries": tv.hand_summaries,
+    }
+
+
+#: region template -> the shared fragment it is, and the values that fragment shows
+#: (from a view of the table: ``games.selectors.TableView`` or the offline table's)
+REGIONS: dict[str, tuple[str, Callable[[Any], Values]]] = {
+    "games/_hand.html": ("games/_hand_body.html", _hand),
+    "games/_board.html": ("games/_board_body.html", _board),
+    "games/_scores.html": ("games/_score_body.html", _scores),
+}

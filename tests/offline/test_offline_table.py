@@ -1,0 +1,149 @@
+"""The offline table's glue (games/offline/), on the server's Python as the browser
+runs it: with no Django (its translations answered by ``stand_in``), so each case
+runs in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRELUDE = """
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from games.offline import stand_in
+stand_in.install()
+stand_in.activate({language!r}, Path({root!r}) / "locale")
+from games.offline import app
+ROOT = Path({root!r})
+URLS = {{"home": "/", "rules": "/rules/{{}}/"}}
+app.boot({root!r}, json.dumps(URLS))
+s = app.session
+def start(**fields):
+    settings = {{"preset": "domino", "seating": "2", "hand_size": "7", "draw": "yes",
+                "target": "100", "level": "easy", **fields}}
+    return json.loads(s.start(json.dumps(settings)))
+def command(**vals):
+    return json.loads(s.command(json.dumps(vals)))
+def mine():
+    return str(s.game.match.round.legal_moves()[0])
+def out(**values):
+    print(json.dumps(values))
+"""
+
+
+def run(body: str, language: str = "it") -> dict[str, object]:
+    """``body`` after the prelude, in a new interpreter; what it ``out``s."""
+    script = PRELUDE.format(root=str(ROOT), language=language) + body
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_a_whole_match_is_played_and_every_kept_game_reads_back_exactly() -> None:
+    result = run(
+        """
+checks = []
+frame = start(preset="domino", seating="3", target="50")
+while not frame["over"]:
+    saved = frame["saved"]
+    shown = dict(s.shown)
+    if frame["computer_ms"] is not None:
+        frame = json.loads(s.computer())
+    elif s.game.match.round.over:
+        frame = command(action="next", version=s.game.version)
+    else:
+        frame = command(action="move", move=mine(), version=s.game.version)
+    if len(checks) < 40:  # read back as the page does after a reload
+        again = app.Session(ROOT, URLS)
+        back = json.loads(again.resume(json.dumps(frame["saved"])))
+        checks.append(back["saved"] == frame["saved"] and again.shown == s.shown)
+out(checks=checks, summary=frame["summary"], over=frame["over"],
+    status=s.shown["status"])
+"""
+    )
+    assert result["over"] is True
+    assert result["checks"] and all(result["checks"])  # type: ignore[arg-type]
+    summary = result["summary"]
+    assert isinstance(summary, dict)
+    assert summary["description"].startswith("Domino · 3 giocatori")
+    assert max(int(p) for p in summary["score"].split(" – ")) >= 50
+    assert 'id="rematch"' in str(result["status"])  # "play again, same settings"
+
+
+def test_a_stale_or_illegal_command_changes_nothing_and_says_why() -> None:
+    result = run(
+        """
+frame = start(preset="duello")
+while s.game.computer_to_play():
+    frame = json.loads(s.computer())
+version = s.game.version
+before = dict(s.shown)
+stale = command(action="move", move=mine(), version=version - 1)
+wrong = [m for m in ("6|6L", "0|0L", "6|5R") if m not in
+         [str(x) for x in s.game.match.round.legal_moves()]][0]
+illegal = command(action="move", move=wrong, version=version)
+garbled = command(action="move", move="six", version=version)
+out(stale=stale["flash"], illegal=illegal["flash"], garbled=garbled["flash"],
+    versions=[stale["version"], illegal["version"], garbled["version"], version],
+    unchanged=s.shown == before, regions=[stale["regions"], illegal["regions"]])
+"""
+    )
+    assert "Il tavolo è cambiato" in str(result["stale"])
+    assert result["illegal"] and 'class="flash error"' in str(result["illegal"])
+    assert "mossa" in str(result["garbled"]).lower()
+    versions = result["versions"]
+    assert isinstance(versions, list) and len(set(versions)) == 1
+    assert result["unchanged"] is True and result["regions"] == [{}, {}]
+
+
+def test_the_table_has_the_sites_regions_in_italian_and_in_english() -> None:
+    italian = run('frame = start(preset="domino", seating="4p")\nout(page=frame["page"])')
+    english = run(
+        'frame = start(preset="blocco", seating="4", hand_size="5", draw="no", target="single")\n'
+        'out(page=frame["page"])',
+        "en",
+    )
+    for region in ("table-head", "seats", "board", "status", "hand", "scores", "log", "flash"):
+        assert f'id="{region}"' in str(italian["page"])
+        assert f'id="{region}"' in str(english["page"])
+    assert "contro il computer, senza connessione" in str(italian["page"]).lower()
+    assert "partner" in str(italian["page"])  # 4 in pairs: the partner opposite
+    assert "Against the computer, without connection" in str(english["page"])
+    assert "4 players" in str(english["page"])
+
+
+def test_the_computer_plays_its_seats_and_the_player_theirs() -> None:
+    result = run(
+        """
+frame = start(preset="domino", seating="4p", level="hard")
+moves = 0
+while frame["computer_ms"] is not None and moves < 10:
+    delay = frame["computer_ms"]
+    frame = json.loads(s.computer())
+    moves += 1
+out(turn=s.game.match.round.turn, over=s.game.match.round.over, delay=delay if moves else None,
+    your_turn='data-your-turn="1"' in s.shown["table-head"], moves=moves)
+"""
+    )
+    assert result["turn"] == 0 or result["over"]
+    if not result["over"]:
+        assert result["your_turn"] is True
+    if result["moves"]:
+        assert 400 <= int(result["delay"]) <= 1600  # type: ignore[arg-type]
+
+
+def test_the_stand_in_never_replaces_the_real_django() -> None:
+    import pytest
+
+    from games.offline import stand_in
+
+    with pytest.raises(RuntimeError, match="browser only"):
+        stand_in.install()
