@@ -183,6 +183,6 @@ def test_the_worker_deals_the_next_hand_from_its_committed_seed(friends_table: T
     if friends_table.status == Table.Status.FINISHED:
         pytest.skip("one hand ended the match")
     committed = friends_table.deal_seed
-    assert run_due(now=timezone.now() + timedelta(minutes=1)) == 1  # nobody pressed: the clock
+    run_due(now=timezone.now() + timedelta(minutes=1))  # nobody pressed: the clock deals
     second = Hand.objects.get(table=friends_table, number=1)
     assert second.seed == committed and dealt_as_the_seeds_say(friends_table, second)
