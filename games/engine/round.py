@@ -97,6 +97,27 @@ _FITS_AT: Final = tuple(
 )
 
 
+
+class _PlaysByFit(dict[int, tuple[Play, ...]]):
+    """The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
+    tile by tile, the left end first.  Filled as met, which spares
+    :meth:`Round.legal_moves` a loop; kept to a bounded size (up to 13 tiles fit
+    two ends: 49 * 2**13 keys in all, most of them never met)."""
+
+    def __missing__(self, key: int) -> tuple[Play, ...]:
+        fits, at = key >> 6, _FITS_AT[key & 63]
+        plays = tuple(p for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF] for p in at[i])
+        if len(self) < _MAX_CACHED:
+            self[key] = plays
+        return plays
+
+
+_MAX_CACHED: Final = 1 << 16
+
+
+_LEGAL_PLAYS: Final = _PlaysByFit()
+
+
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
     """The seat that opens and the tile it must lay (docs/rules.md §3.2).
 
@@ -164,6 +185,7 @@ class Round:
         "_draw",
         "_ends",
         "_hands",
+        "_held",
         "_line0",
         "_next",
         "_opening",
@@ -240,7 +262,7 @@ class Round:
         self._begin(rules, dealer, list(hands), pile, tuple(line), turn, opening)
         if empty:
             self._end(empty[0])
-        elif line and not (rules.draw and pile) and not self._anyone_fits(self._ends):
+        elif line and not (rules.draw and pile) and not self._held & _OPEN[self._ends]:
             self._end(BLOCKED)
 
     def _begin(
@@ -262,6 +284,9 @@ class Round:
         self._next = _NEXT_SEAT[rules.players]
         self._draw = rules.draw
         self._hands = hands
+        # Every tile in a hand: the hand is blocked when none fits the ends and
+        # nothing can be drawn (kept up to date move by move, not re-summed).
+        self._held = sum(hands)
         self._pile = pile
         self._line0 = line  # the line of the initial position; the rest is in the trail
         self._ends = line[0].left * 7 + line[-1].right if line else EMPTY_LINE
@@ -501,13 +526,7 @@ class Round:
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
-            if not fits & (fits - 1):  # one tile: on each end it fits
-                return [*_FITS_AT[code][fits.bit_length() - 1]]
-            at = _FITS_AT[code]
-            moves: list[Move] = []
-            for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]:
-                moves += at[i]
-            return moves
+            return [*_LEGAL_PLAYS[fits << 6 | code]]
         if self.over:
             return []
         if code == EMPTY_LINE:
@@ -638,23 +657,20 @@ class Round:
             hands = self._hands
             hand = hands[seat] ^ bit
             hands[seat] = hand
+            held = self._held ^ bit
+            self._held = held
             self._trail.append((move, seat, code))
             code = move._to[code]  # type: ignore[union-attr]
             self._ends = code
             if not hand:
-                self._end(seat)
-                return
-            following = self._next[seat]
-            # Blocked: nobody can play and nothing can be drawn (the next seat
-            # holding a tile that fits settles it at once, most of the time).
-            if (
-                hands[following] & _OPEN[code]
-                or (self._draw and self._pile)
-                or self._anyone_fits(code)
-            ):
-                self.turn = following
+                self.over = True
+                self._outcome = seat
+            # Blocked: no tile in any hand fits and nothing can be drawn.
+            elif held & _OPEN[code] or (self._draw and self._pile):
+                self.turn = self._next[seat]
             else:
-                self._end(BLOCKED)
+                self.over = True
+                self._outcome = BLOCKED
         elif type(move) is Pass:
             self._trail.append((move, seat, code))
             self.turn = self._next[seat]
@@ -663,7 +679,8 @@ class Round:
             i = pile.pop()
             self._trail.append((move, seat, code, i))
             self._hands[seat] |= _BIT[i]
-            if not pile and not self._anyone_fits(code):
+            self._held |= _BIT[i]
+            if not pile and not self._held & _OPEN[code]:
                 self._end(BLOCKED)
 
     def pop(self) -> Move:
@@ -676,10 +693,12 @@ class Round:
         bit = move._bit
         if bit:
             self._hands[seat] |= bit
+            self._held |= bit
             self._ends = made[2]
         elif len(made) == 4:  # a draw: the tile goes back on the pile
             drawn = made[3]
             self._hands[seat] ^= _BIT[drawn]
+            self._held ^= _BIT[drawn]
             self._pile.append(drawn)
         self.turn = seat
         if self.over:
@@ -705,17 +724,13 @@ class Round:
             elif len(made) == 4:
                 hands[made[1]] ^= _BIT[made[3]]
                 self._pile.append(made[3])
+        self._held = sum(hands)
         first = undone[0]
         self.turn = first[1]
         self._ends = first[2]
         if self.over:
             self.over = False
             self._outcome = self._result = None
-
-    def _anyone_fits(self, code: int) -> bool:
-        """Some hand holds a tile that fits the ends ``code``."""
-        fits = _OPEN[code]
-        return any(hand & fits for hand in self._hands)
 
     def _end(self, outcome: int) -> None:
         self.over = True
