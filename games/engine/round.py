@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
@@ -97,6 +97,25 @@ _FITS_AT: Final = tuple(
 )
 
 
+# For Round.play_out, by ends code: the tiles that fit the left end (any tile on
+# an empty line: a free opening) and the right end (none on an empty line).
+_SUIT_LEFT: Final = (*(SUIT[left] for left in _LEFT[:EMPTY_LINE]), (1 << len(_DECK)) - 1)
+_SUIT_RIGHT: Final = (*(SUIT[right] for right in _RIGHT[:EMPTY_LINE]), 0)
+
+
+def _heaviest(bits: tuple[int, ...]) -> int:
+    best = -1
+    for i in bits:
+        if best < 0 or (VALUE[i], i) > (VALUE[best], best):
+            best = i
+    return best
+
+
+# The heaviest tile in each 14-bit half of a mask (-1 for none), ties to the higher half.
+_HEAVY_LO: Final = tuple(_heaviest(b) for b in _BITS_LO)
+_HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
+_KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
+
 
 class _PlaysByFit(dict[int, tuple[Play, ...]]):
     """The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
@@ -106,7 +125,8 @@ class _PlaysByFit(dict[int, tuple[Play, ...]]):
 
     def __missing__(self, key: int) -> tuple[Play, ...]:
         fits, at = key >> 6, _FITS_AT[key & 63]
-        plays = tuple(p for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF] for p in at[i])
+        tiles = _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]
+        plays = tuple(play for i in tiles for play in at[i])
         if len(self) < _MAX_CACHED:
             self[key] = plays
         return plays
@@ -731,6 +751,86 @@ class Round:
         if self.over:
             self.over = False
             self._outcome = self._result = None
+
+    def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
+        """Play on to the end of the hand, unchecked, for searching; return
+        :attr:`outcome` (:meth:`pop_to` takes the moves back).
+
+        Each play is random with probability ``randomness`` (uniform over the
+        fitting tiles, then over the ends it fits), otherwise greedy: the
+        heaviest fitting tile, on the left end when it fits both.  ``rnd`` is
+        called only for a choice (never for a forced move), in that order.
+
+        The same moves as :meth:`push` would make, and recorded alike, but on
+        local copies of the state written back once at the end: a bot's
+        play-outs are most of its thinking time.
+        """
+        if self.over:
+            assert self._outcome is not None
+            return self._outcome
+        if self._ends == EMPTY_LINE and self._opening != _ANY:
+            self.push(_PLAYS[self._opening][0])  # a forced opening tile
+            if self.over:
+                assert self._outcome is not None
+                return self._outcome
+        hands, pile, draw, following = self._hands, self._pile, self._draw, self._next
+        record = self._trail.append
+        seat, code, held = self.turn, self._ends, self._held
+        suit_left, suit_right, open_at, plays, bits = _SUIT_LEFT, _SUIT_RIGHT, _OPEN, _PLAYS, _BIT
+        bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
+        heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
+        always_random = randomness >= 1.0
+        while True:
+            hand = hands[seat]
+            on_left = hand & suit_left[code]
+            on_right = hand & suit_right[code]
+            fits = on_left | on_right
+            if not fits:
+                if draw and pile:
+                    i = pile.pop()
+                    record((DRAW, seat, code, i))
+                    hands[seat] = hand | bits[i]
+                    held |= bits[i]
+                    if not pile and not held & open_at[code]:
+                        outcome = BLOCKED
+                        break
+                else:
+                    record((PASS, seat, code))
+                    seat = following[seat]
+                continue
+            if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
+                i = fits.bit_length() - 1
+                randomly = always_random
+            elif always_random or rnd() < randomness:
+                choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
+                i = choices[int(rnd() * len(choices))]
+                randomly = True
+            else:
+                i = heavy_hi[fits >> half]
+                j = heavy_lo[fits & half_mask]
+                if i < 0 or (j >= 0 and key[j] > key[i]):
+                    i = j
+                randomly = False
+            if on_left >> i & 1 and not (randomly and on_right >> i & 1 and rnd() < 0.5):
+                play = plays[i][0]
+            else:
+                play = plays[i][1]
+            hand ^= bits[i]
+            hands[seat] = hand
+            held ^= bits[i]
+            record((play, seat, code))
+            code = play._to[code]
+            if not hand:
+                outcome = seat
+                break
+            if held & open_at[code] or (draw and pile):
+                seat = following[seat]
+            else:
+                outcome = BLOCKED
+                break
+        self.turn, self._ends, self._held = seat, code, held
+        self._end(outcome)
+        return outcome
 
     def _end(self, outcome: int) -> None:
         self.over = True
