@@ -97,9 +97,10 @@ _FITS_AT: Final = tuple(
 )
 
 
-# For Round.play_out, by ends code: the tiles that fit the left end (any tile on
-# an empty line: a free opening) and the right end (none on an empty line).
-_SUIT_LEFT: Final = (*(SUIT[left] for left in _LEFT[:EMPTY_LINE]), (1 << len(_DECK)) - 1)
+# For Round.play_out, by ends code: the tiles that fit either end, the left end
+# and the right end (on an empty line: any tile, a free opening, on the left).
+_FITS_EITHER: Final = (*_OPEN[:EMPTY_LINE], (1 << len(_DECK)) - 1)
+_SUIT_LEFT: Final = (*(SUIT[left] for left in _LEFT[:EMPTY_LINE]), _FITS_EITHER[EMPTY_LINE])
 _SUIT_RIGHT: Final = (*(SUIT[right] for right in _RIGHT[:EMPTY_LINE]), 0)
 
 
@@ -773,68 +774,118 @@ class Round:
             if self.over:
                 assert self._outcome is not None
                 return self._outcome
-        hands, pile, draw, following = self._hands, self._pile, self._draw, self._next
-        record = self._trail.append
-        seat, code, held = self.turn, self._ends, self._held
-        suit_left, suit_right, open_at, plays, bits = _SUIT_LEFT, _SUIT_RIGHT, _OPEN, _PLAYS, _BIT
-        bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
-        heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
-        always_random = randomness >= 1.0
-        while True:
-            hand = hands[seat]
-            on_left = hand & suit_left[code]
-            on_right = hand & suit_right[code]
-            fits = on_left | on_right
-            if not fits:
-                if draw and pile:
-                    i = pile.pop()
-                    record((DRAW, seat, code, i))
-                    hands[seat] = hand | bits[i]
-                    held |= bits[i]
-                    if not pile and not held & open_at[code]:
-                        outcome = BLOCKED
-                        break
-                else:
-                    record((PASS, seat, code))
-                    seat = following[seat]
-                continue
-            if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
-                i = fits.bit_length() - 1
-                randomly = always_random
-            elif always_random or rnd() < randomness:
-                choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
-                i = choices[int(rnd() * len(choices))]
-                randomly = True
-            else:
-                i = heavy_hi[fits >> half]
-                j = heavy_lo[fits & half_mask]
-                if i < 0 or (j >= 0 and key[j] > key[i]):
-                    i = j
-                randomly = False
-            if on_left >> i & 1 and not (randomly and on_right >> i & 1 and rnd() < 0.5):
-                play = plays[i][0]
-            else:
-                play = plays[i][1]
-            hand ^= bits[i]
-            hands[seat] = hand
-            held ^= bits[i]
-            record((play, seat, code))
-            code = play._to[code]
-            if not hand:
-                outcome = seat
-                break
-            if held & open_at[code] or (draw and pile):
-                seat = following[seat]
-            else:
-                outcome = BLOCKED
-                break
-        self.turn, self._ends, self._held = seat, code, held
+        outcome, self.turn, self._ends, self._held = _play_on(
+            self._hands,
+            self._pile,
+            self._draw,
+            self._next,
+            self.turn,
+            self._ends,
+            self._held,
+            rnd,
+            randomness,
+            self._trail.append,
+        )
         self._end(outcome)
         return outcome
+
+    def finish(self, rnd: Callable[[], float], randomness: float = 1.0) -> tuple[int, list[int]]:
+        """:meth:`play_out` on a copy: the outcome and every hand at the end, this
+        round left as it is.  Cheaper than ``play_out`` then ``pop_to`` (no move
+        recorded, nothing to take back), with the same moves for the same ``rnd``."""
+        if self.over or self._ends == EMPTY_LINE:
+            twin = self.copy()
+            return twin.play_out(rnd, randomness), twin._hands
+        hands = list(self._hands)
+        outcome = _play_on(
+            hands,
+            list(self._pile),
+            self._draw,
+            self._next,
+            self.turn,
+            self._ends,
+            self._held,
+            rnd,
+            randomness,
+            None,
+        )[0]
+        return outcome, hands
 
     def _end(self, outcome: int) -> None:
         self.over = True
         self._outcome = outcome
+
+
+def _play_on(
+    hands: list[int],
+    pile: list[int],
+    draw: bool,
+    following: tuple[int, ...],
+    seat: int,
+    code: int,
+    held: int,
+    rnd: Callable[[], float],
+    randomness: float,
+    record: Callable[[Made], None] | None,
+) -> tuple[int, int, int, int]:
+    """:meth:`Round.play_out`'s loop on the state given (``hands`` and ``pile``
+    change), each move passed to ``record`` if any: the outcome, and the seat,
+    the ends code and the held tiles at the end."""
+    fitting, lefts, rights, open_at = _FITS_EITHER, _SUIT_LEFT, _SUIT_RIGHT, _OPEN
+    plays, bits = _PLAYS, _BIT
+    bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
+    heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
+    always_random = randomness >= 1.0
+    while True:
+        hand = hands[seat]
+        fits = hand & fitting[code]
+        if not fits:
+            if draw and pile:
+                i = pile.pop()
+                if record is not None:
+                    record((DRAW, seat, code, i))
+                hands[seat] = hand | bits[i]
+                held |= bits[i]
+                if not pile and not held & open_at[code]:
+                    outcome = BLOCKED
+                    break
+            else:
+                if record is not None:
+                    record((PASS, seat, code))
+                seat = following[seat]
+            continue
+        if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
+            i = fits.bit_length() - 1
+            randomly = always_random
+        elif always_random or rnd() < randomness:
+            choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
+            i = choices[int(rnd() * len(choices))]
+            randomly = True
+        else:
+            i = heavy_hi[fits >> half]
+            j = heavy_lo[fits & half_mask]
+            if i < 0 or (j >= 0 and key[j] > key[i]):
+                i = j
+            randomly = False
+        if lefts[code] >> i & 1 and not (randomly and rights[code] >> i & 1 and rnd() < 0.5):
+            play = plays[i][0]
+        else:
+            play = plays[i][1]
+        hand ^= bits[i]
+        hands[seat] = hand
+        held ^= bits[i]
+        if record is not None:
+            record((play, seat, code))
+        code = play._to[code]
+        if not hand:
+            outcome = seat
+            break
+        if held & open_at[code] or (draw and pile):
+            seat = following[seat]
+        else:
+            outcome = BLOCKED
+            break
+    return outcome, seat, code, held
 
 
 def _format_position(

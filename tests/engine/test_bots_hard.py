@@ -92,15 +92,18 @@ def _pushed_play_out(r: Round, rnd: random.Random, randomness: float) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(tables, seeds, st.integers(min_value=0, max_value=20), st.sampled_from([0.0, 0.5, 1.0]))
-def test_the_play_out_makes_the_moves_push_makes_with_the_same_random_numbers(
+def test_the_play_out_and_finish_make_the_moves_push_makes_with_the_same_random_numbers(
     rules: Rules, seed: int, depth: int, randomness: float
 ) -> None:
     r = random_round(rules, seed, stop_after=depth)
     twin = Round.from_position(rules, r.position())
-    before = len(r.moves)
+    before, position = len(r.moves), r.position()
+    finished = r.finish(random.Random(seed).random, randomness)
+    assert r.position() == position and len(r.moves) == before  # finished on a copy
     r.play_out(random.Random(seed).random, randomness)
     _pushed_play_out(twin, random.Random(seed), randomness)
     assert r.moves[before:] == twin.moves
+    assert finished == (twin.outcome, list(twin.hand_masks()))
     assert r.position() == twin.position() and r.result == twin.result
     r.pop_to(before)  # and the play-out is taken back like pushed moves
     assert r.position() == Round.from_position(rules, twin.initial_position).position()

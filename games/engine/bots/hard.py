@@ -2,9 +2,9 @@
 
 Each iteration deals the unseen tiles at random, consistently with everything
 public (:class:`~games.engine.bots.knowledge.WorldSampler`), then plays every
-candidate move in that deal to the end of the hand (:meth:`Round.play_out
-<games.engine.round.Round.play_out>` on a :class:`~games.engine.round.Round` of
-the deal: moves made, then taken back),
+candidate move in that deal to the end of the hand (:meth:`Round.finish
+<games.engine.round.Round.finish>`, the candidate pushed on a
+:class:`~games.engine.round.Round` of the deal, then taken back),
 every candidate on the same deal and the same random numbers, so that their
 difference is the move's own.  The move with the best average result for this
 seat's side is laid.  Optionally, candidates that fall clearly behind are
@@ -173,9 +173,9 @@ class _Trial:
             if solver is not None:
                 values.append(solver.value(r))
             else:
-                outcome = r.play_out(cycle(numbers).__next__, self.randomness)
-                values.append(score(r.hand_masks(), outcome))
-            r.pop_to(0)
+                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness)
+                values.append(score(at_end, outcome))
+            r.pop()
         return values
 
 
