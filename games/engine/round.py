@@ -118,25 +118,21 @@ _HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
 _KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
 
 
-class _PlaysByFit(dict[int, tuple[Play, ...]]):
-    """The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
-    tile by tile, the left end first.  Filled as met, which spares
-    :meth:`Round.legal_moves` a loop; kept to a bounded size (up to 13 tiles fit
-    two ends: 49 * 2**13 keys in all, most of them never met)."""
-
-    def __missing__(self, key: int) -> tuple[Play, ...]:
-        fits, at = key >> 6, _FITS_AT[key & 63]
-        tiles = _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]
-        plays = tuple(play for i in tiles for play in at[i])
-        if len(self) < _MAX_CACHED:
-            self[key] = plays
-        return plays
-
-
+# The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
+# tile by tile, the left end first.  Filled as met (a plain dict: its lookup is
+# the fastest), which spares Round.legal_moves a loop; kept to a bounded size
+# (up to 13 tiles fit two ends: 49 * 2**13 keys in all, most of them never met).
+_LEGAL_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
 _MAX_CACHED: Final = 1 << 16
 
 
-_LEGAL_PLAYS: Final = _PlaysByFit()
+def _legal_plays(key: int) -> tuple[Play, ...]:
+    fits, at = key >> 6, _FITS_AT[key & 63]
+    tiles = _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]
+    plays = tuple(play for i in tiles for play in at[i])
+    if len(_LEGAL_PLAYS) < _MAX_CACHED:
+        _LEGAL_PLAYS[key] = plays
+    return plays
 
 
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
@@ -213,6 +209,7 @@ class Round:
         "_outcome",
         "_pile",
         "_read",
+        "_record",
         "_result",
         "_trail",
         "dealer",
@@ -312,6 +309,7 @@ class Round:
         self._line0 = line  # the line of the initial position; the rest is in the trail
         self._ends = line[0].left * 7 + line[-1].right if line else EMPTY_LINE
         self._trail: list[Made] = []
+        self._record = self._trail.append  # the trail's append, looked up once
         self._outcome: int | None = None
         self._result: RoundResult | None = None
         # (the trail when last read, the log, the line): rebuilt once the trail changes
@@ -436,6 +434,7 @@ class Round:
         twin._hands = list(self._hands)
         twin._pile = list(self._pile)
         twin._trail = list(self._trail)
+        twin._record = twin._trail.append
         return twin
 
     # -- reading ------------------------------------------------------------
@@ -547,7 +546,11 @@ class Round:
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
-            return [*_LEGAL_PLAYS[fits << 6 | code]]
+            key = fits << 6 | code
+            try:
+                return [*_LEGAL_PLAYS[key]]
+            except KeyError:
+                return [*_legal_plays(key)]
         if self.over:
             return []
         if code == EMPTY_LINE:
@@ -678,27 +681,22 @@ class Round:
             hands = self._hands
             hand = hands[seat] ^ bit
             hands[seat] = hand
-            held = self._held ^ bit
-            self._held = held
-            self._trail.append((move, seat, code))
-            code = move._to[code]  # type: ignore[union-attr]
-            self._ends = code
-            if not hand:
-                self.over = True
-                self._outcome = seat
+            self._held = held = self._held ^ bit
+            self._record((move, seat, code))
+            self._ends = code = move._to[code]  # type: ignore[union-attr]
             # Blocked: no tile in any hand fits and nothing can be drawn.
-            elif held & _OPEN[code] or (self._draw and self._pile):
+            if hand and (held & _OPEN[code] or (self._draw and self._pile)):
                 self.turn = self._next[seat]
-            else:
-                self.over = True
-                self._outcome = BLOCKED
+                return
+            self.over = True
+            self._outcome = BLOCKED if hand else seat
         elif type(move) is Pass:
-            self._trail.append((move, seat, code))
+            self._record((move, seat, code))
             self.turn = self._next[seat]
         else:
             pile = self._pile
             i = pile.pop()
-            self._trail.append((move, seat, code, i))
+            self._record((move, seat, code, i))
             self._hands[seat] |= _BIT[i]
             self._held |= _BIT[i]
             if not pile and not self._held & _OPEN[code]:
@@ -784,7 +782,7 @@ class Round:
             self._held,
             rnd,
             randomness,
-            self._trail.append,
+            self._record,
         )
         self._end(outcome)
         return outcome
