@@ -202,14 +202,12 @@ class Round:
         "_draw",
         "_ends",
         "_hands",
-        "_held",
         "_line0",
         "_next",
         "_opening",
         "_outcome",
         "_pile",
         "_read",
-        "_record",
         "_result",
         "_trail",
         "dealer",
@@ -280,7 +278,7 @@ class Round:
         self._begin(rules, dealer, list(hands), pile, tuple(line), turn, opening)
         if empty:
             self._end(empty[0])
-        elif line and not (rules.draw and pile) and not self._held & _OPEN[self._ends]:
+        elif line and not (rules.draw and pile) and not self._anyone_fits(self._ends):
             self._end(BLOCKED)
 
     def _begin(
@@ -302,14 +300,10 @@ class Round:
         self._next = _NEXT_SEAT[rules.players]
         self._draw = rules.draw
         self._hands = hands
-        # Every tile in a hand: the hand is blocked when none fits the ends and
-        # nothing can be drawn (kept up to date move by move, not re-summed).
-        self._held = sum(hands)
         self._pile = pile
         self._line0 = line  # the line of the initial position; the rest is in the trail
         self._ends = line[0].left * 7 + line[-1].right if line else EMPTY_LINE
         self._trail: list[Made] = []
-        self._record = self._trail.append  # the trail's append, looked up once
         self._outcome: int | None = None
         self._result: RoundResult | None = None
         # (the trail when last read, the log, the line): rebuilt once the trail changes
@@ -434,7 +428,6 @@ class Round:
         twin._hands = list(self._hands)
         twin._pile = list(self._pile)
         twin._trail = list(self._trail)
-        twin._record = twin._trail.append
         return twin
 
     # -- reading ------------------------------------------------------------
@@ -681,25 +674,32 @@ class Round:
             hands = self._hands
             hand = hands[seat] ^ bit
             hands[seat] = hand
-            self._held = held = self._held ^ bit
-            self._record((move, seat, code))
-            self._ends = code = move._to[code]  # type: ignore[union-attr]
-            # Blocked: no tile in any hand fits and nothing can be drawn.
-            if hand and (held & _OPEN[code] or (self._draw and self._pile)):
-                self.turn = self._next[seat]
+            self._trail.append((move, seat, code))
+            code = move._to[code]  # type: ignore[union-attr]
+            self._ends = code
+            if not hand:
+                self._end(seat)
                 return
-            self.over = True
-            self._outcome = BLOCKED if hand else seat
+            following = self._next[seat]
+            # Blocked: nobody can play and nothing can be drawn (the next seat
+            # holding a tile that fits settles it at once, most of the time).
+            if (
+                hands[following] & _OPEN[code]
+                or (self._draw and self._pile)
+                or self._anyone_fits(code)
+            ):
+                self.turn = following
+            else:
+                self._end(BLOCKED)
         elif type(move) is Pass:
-            self._record((move, seat, code))
+            self._trail.append((move, seat, code))
             self.turn = self._next[seat]
         else:
             pile = self._pile
             i = pile.pop()
-            self._record((move, seat, code, i))
+            self._trail.append((move, seat, code, i))
             self._hands[seat] |= _BIT[i]
-            self._held |= _BIT[i]
-            if not pile and not self._held & _OPEN[code]:
+            if not pile and not self._anyone_fits(code):
                 self._end(BLOCKED)
 
     def pop(self) -> Move:
@@ -712,12 +712,10 @@ class Round:
         bit = move._bit
         if bit:
             self._hands[seat] |= bit
-            self._held |= bit
             self._ends = made[2]
         elif len(made) == 4:  # a draw: the tile goes back on the pile
             drawn = made[3]
             self._hands[seat] ^= _BIT[drawn]
-            self._held ^= _BIT[drawn]
             self._pile.append(drawn)
         self.turn = seat
         if self.over:
@@ -743,13 +741,17 @@ class Round:
             elif len(made) == 4:
                 hands[made[1]] ^= _BIT[made[3]]
                 self._pile.append(made[3])
-        self._held = sum(hands)
         first = undone[0]
         self.turn = first[1]
         self._ends = first[2]
         if self.over:
             self.over = False
             self._outcome = self._result = None
+
+    def _anyone_fits(self, code: int) -> bool:
+        """Some hand holds a tile that fits the ends ``code``."""
+        fits = _OPEN[code]
+        return any(hand & fits for hand in self._hands)
 
     def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
         """Play on to the end of the hand, unchecked, for searching; return
@@ -772,17 +774,16 @@ class Round:
             if self.over:
                 assert self._outcome is not None
                 return self._outcome
-        outcome, self.turn, self._ends, self._held = _play_on(
+        outcome, self.turn, self._ends = _play_on(
             self._hands,
             self._pile,
             self._draw,
             self._next,
             self.turn,
             self._ends,
-            self._held,
             rnd,
             randomness,
-            self._record,
+            self._trail.append,
         )
         self._end(outcome)
         return outcome
@@ -802,7 +803,6 @@ class Round:
             self._next,
             self.turn,
             self._ends,
-            self._held,
             rnd,
             randomness,
             None,
@@ -821,14 +821,14 @@ def _play_on(
     following: tuple[int, ...],
     seat: int,
     code: int,
-    held: int,
     rnd: Callable[[], float],
     randomness: float,
     record: Callable[[Made], None] | None,
-) -> tuple[int, int, int, int]:
+) -> tuple[int, int, int]:
     """:meth:`Round.play_out`'s loop on the state given (``hands`` and ``pile``
-    change), each move passed to ``record`` if any: the outcome, and the seat,
-    the ends code and the held tiles at the end."""
+    change), each move passed to ``record`` if any: the outcome, and the seat
+    and the ends code at the end."""
+    held = sum(hands)  # every tile in a hand: blocked when none fits and none can be drawn
     fitting, lefts, rights, open_at = _FITS_EITHER, _SUIT_LEFT, _SUIT_RIGHT, _OPEN
     plays, bits = _PLAYS, _BIT
     bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
@@ -883,7 +883,7 @@ def _play_on(
         else:
             outcome = BLOCKED
             break
-    return outcome, seat, code, held
+    return outcome, seat, code
 
 
 def _format_position(
