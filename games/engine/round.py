@@ -18,8 +18,10 @@ RoundResult(winners=(0,), points=5, reason='domino', pips=(0, 5))
 
 :meth:`Round.play` checks a move; :meth:`Round.push` makes one of
 :meth:`Round.legal_moves` without checking and :meth:`Round.pop` takes it back,
-for searching.  The state is kept as bit masks and numbers, changed in place
-move by move; the line, the log and the text forms are built when read.
+for searching; :meth:`Round.play_out` and :meth:`Round.finish` play a hand on
+to its end at random (the bots' play-outs) in one loop over the same masks.
+The state is kept as bit masks and numbers, changed in place move by move; the
+line, the log and the text forms are built when read.
 """
 
 from __future__ import annotations
