@@ -18,8 +18,10 @@ RoundResult(winners=(0,), points=5, reason='domino', pips=(0, 5))
 
 :meth:`Round.play` checks a move; :meth:`Round.push` makes one of
 :meth:`Round.legal_moves` without checking and :meth:`Round.pop` takes it back,
-for searching.  The state is kept as bit masks and numbers, changed in place
-move by move; the line, the log and the text forms are built when read.
+for searching; :meth:`Round.play_out` and :meth:`Round.finish` play a hand on
+to its end at random (the bots' play-outs) in one loop over the same masks.
+The state is kept as bit masks and numbers, changed in place move by move; the
+line, the log and the text forms are built when read.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
@@ -95,6 +97,44 @@ _FITS_AT: Final = tuple(
     )
     for left, right in zip(_LEFT[:EMPTY_LINE], _RIGHT[:EMPTY_LINE], strict=True)
 )
+
+
+# For Round.play_out, by ends code: the tiles that fit either end, the left end
+# and the right end (on an empty line: any tile, a free opening, on the left).
+_FITS_EITHER: Final = (*_OPEN[:EMPTY_LINE], (1 << len(_DECK)) - 1)
+_SUIT_LEFT: Final = (*(SUIT[left] for left in _LEFT[:EMPTY_LINE]), _FITS_EITHER[EMPTY_LINE])
+_SUIT_RIGHT: Final = (*(SUIT[right] for right in _RIGHT[:EMPTY_LINE]), 0)
+
+
+def _heaviest(bits: tuple[int, ...]) -> int:
+    best = -1
+    for i in bits:
+        if best < 0 or (VALUE[i], i) > (VALUE[best], best):
+            best = i
+    return best
+
+
+# The heaviest tile in each 14-bit half of a mask (-1 for none), ties to the higher half.
+_HEAVY_LO: Final = tuple(_heaviest(b) for b in _BITS_LO)
+_HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
+_KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
+
+
+# The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
+# tile by tile, the left end first.  Filled as met (a plain dict: its lookup is
+# the fastest), which spares Round.legal_moves a loop; kept to a bounded size
+# (up to 13 tiles fit two ends: 49 * 2**13 keys in all, most of them never met).
+_LEGAL_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
+_MAX_CACHED: Final = 1 << 16
+
+
+def _legal_plays(key: int) -> tuple[Play, ...]:
+    fits, at = key >> 6, _FITS_AT[key & 63]
+    tiles = _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]
+    plays = tuple(play for i in tiles for play in at[i])
+    if len(_LEGAL_PLAYS) < _MAX_CACHED:
+        _LEGAL_PLAYS[key] = plays
+    return plays
 
 
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
@@ -501,13 +541,11 @@ class Round:
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
-            if not fits & (fits - 1):  # one tile: on each end it fits
-                return [*_FITS_AT[code][fits.bit_length() - 1]]
-            at = _FITS_AT[code]
-            moves: list[Move] = []
-            for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]:
-                moves += at[i]
-            return moves
+            key = fits << 6 | code
+            try:
+                return [*_LEGAL_PLAYS[key]]
+            except KeyError:
+                return [*_legal_plays(key)]
         if self.over:
             return []
         if code == EMPTY_LINE:
@@ -717,9 +755,137 @@ class Round:
         fits = _OPEN[code]
         return any(hand & fits for hand in self._hands)
 
+    def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
+        """Play on to the end of the hand, unchecked, for searching; return
+        :attr:`outcome` (:meth:`pop_to` takes the moves back).
+
+        Each play is random with probability ``randomness`` (uniform over the
+        fitting tiles, then over the ends it fits), otherwise greedy: the
+        heaviest fitting tile, on the left end when it fits both.  ``rnd`` is
+        called only for a choice (never for a forced move), in that order.
+
+        The same moves as :meth:`push` would make, and recorded alike, but on
+        local copies of the state written back once at the end: a bot's
+        play-outs are most of its thinking time.
+        """
+        if self.over:
+            assert self._outcome is not None
+            return self._outcome
+        if self._ends == EMPTY_LINE and self._opening != _ANY:
+            self.push(_PLAYS[self._opening][0])  # a forced opening tile
+            if self.over:
+                assert self._outcome is not None
+                return self._outcome
+        outcome, self.turn, self._ends = _play_on(
+            self._hands,
+            self._pile,
+            self._draw,
+            self._next,
+            self.turn,
+            self._ends,
+            rnd,
+            randomness,
+            self._trail.append,
+        )
+        self._end(outcome)
+        return outcome
+
+    def finish(self, rnd: Callable[[], float], randomness: float = 1.0) -> tuple[int, list[int]]:
+        """:meth:`play_out` on a copy: the outcome and every hand at the end, this
+        round left as it is.  Cheaper than ``play_out`` then ``pop_to`` (no move
+        recorded, nothing to take back), with the same moves for the same ``rnd``."""
+        if self.over or self._ends == EMPTY_LINE:
+            twin = self.copy()
+            return twin.play_out(rnd, randomness), twin._hands
+        hands = list(self._hands)
+        outcome = _play_on(
+            hands,
+            list(self._pile),
+            self._draw,
+            self._next,
+            self.turn,
+            self._ends,
+            rnd,
+            randomness,
+            None,
+        )[0]
+        return outcome, hands
+
     def _end(self, outcome: int) -> None:
         self.over = True
         self._outcome = outcome
+
+
+def _play_on(
+    hands: list[int],
+    pile: list[int],
+    draw: bool,
+    following: tuple[int, ...],
+    seat: int,
+    code: int,
+    rnd: Callable[[], float],
+    randomness: float,
+    record: Callable[[Made], None] | None,
+) -> tuple[int, int, int]:
+    """:meth:`Round.play_out`'s loop on the state given (``hands`` and ``pile``
+    change), each move passed to ``record`` if any: the outcome, and the seat
+    and the ends code at the end."""
+    held = sum(hands)  # every tile in a hand: blocked when none fits and none can be drawn
+    fitting, lefts, rights, open_at = _FITS_EITHER, _SUIT_LEFT, _SUIT_RIGHT, _OPEN
+    plays, bits = _PLAYS, _BIT
+    bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
+    heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
+    always_random = randomness >= 1.0
+    while True:
+        hand = hands[seat]
+        fits = hand & fitting[code]
+        if not fits:
+            if draw and pile:
+                i = pile.pop()
+                if record is not None:
+                    record((DRAW, seat, code, i))
+                hands[seat] = hand | bits[i]
+                held |= bits[i]
+                if not pile and not held & open_at[code]:
+                    outcome = BLOCKED
+                    break
+            else:
+                if record is not None:
+                    record((PASS, seat, code))
+                seat = following[seat]
+            continue
+        if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
+            i = fits.bit_length() - 1
+            randomly = always_random
+        elif always_random or rnd() < randomness:
+            choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
+            i = choices[int(rnd() * len(choices))]
+            randomly = True
+        else:
+            i = heavy_hi[fits >> half]
+            j = heavy_lo[fits & half_mask]
+            if i < 0 or (j >= 0 and key[j] > key[i]):
+                i = j
+            randomly = False
+        if lefts[code] >> i & 1 and not (randomly and rights[code] >> i & 1 and rnd() < 0.5):
+            play = plays[i][0]
+        else:
+            play = plays[i][1]
+        hand ^= bits[i]
+        hands[seat] = hand
+        held ^= bits[i]
+        if record is not None:
+            record((play, seat, code))
+        code = play._to[code]
+        if not hand:
+            outcome = seat
+            break
+        if held & open_at[code] or (draw and pile):
+            seat = following[seat]
+        else:
+            outcome = BLOCKED
+            break
+    return outcome, seat, code
 
 
 def _format_position(

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from games.engine import PRESETS, Play, Round, Rules
 from games.engine.bots.base import plays_of
-from games.engine.bots.hard import HardBot, _scorer, _survivors, play_out
+from games.engine.bots.hard import HardBot, _scorer, _survivors
+from games.engine.moves import _PLAYS
 from games.engine.round import BLOCKED
-from games.engine.tiles import mask_of, parse_tiles
+from games.engine.tiles import VALUE, mask_of, parse_tiles
 
 from .strategies import random_round, seeds, tables
 
@@ -44,7 +45,7 @@ def test_the_greedy_play_out_plays_the_policy_it_says_and_takes_itself_back(
         return
     from_text = Round.from_position(rules, r.position())
     before, depth = r.position(), len(r.moves)
-    play_out(r, random.random, randomness=0.0)
+    r.play_out(random.random, randomness=0.0)
     _greedy(from_text)
     assert r.result == from_text.result
     assert r.position() == from_text.position()
@@ -62,10 +63,50 @@ def test_a_random_play_out_ends_the_hand_with_legal_moves(
     if r.over:
         return
     rng = random.Random(seed)
-    play_out(r, rng.random, randomness)
+    assert r.play_out(rng.random, randomness) == r.outcome
     assert r.over
     replayed = Round.replay(rules, r.initial_position, r.moves)  # every move checked
     assert replayed.result == r.result
+
+
+def _pushed_play_out(r: Round, rnd: random.Random, randomness: float) -> None:
+    """The play-out's policy move by move through the public search API."""
+    while not r.over:
+        on_left, on_right = r.fitting_ends()
+        fits = on_left | on_right
+        if not fits:
+            r.push(r.stuck_move())
+            continue
+        tiles = [i for i in range(28) if fits >> i & 1]
+        randomly = len(tiles) > 1 and (randomness >= 1.0 or rnd.random() < randomness)
+        if len(tiles) == 1:
+            i, randomly = tiles[0], randomness >= 1.0
+        elif randomly:
+            i = tiles[int(rnd.random() * len(tiles))]
+        else:
+            i = max(tiles, key=lambda t: (VALUE[t], t))  # the heaviest, the higher half on a tie
+        both = on_left >> i & 1 and on_right >> i & 1
+        left = on_left >> i & 1 and not (randomly and both and rnd.random() < 0.5)
+        r.push(_PLAYS[i][0 if left else 1])
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables, seeds, st.integers(min_value=0, max_value=20), st.sampled_from([0.0, 0.5, 1.0]))
+def test_the_play_out_and_finish_make_the_moves_push_makes_with_the_same_random_numbers(
+    rules: Rules, seed: int, depth: int, randomness: float
+) -> None:
+    r = random_round(rules, seed, stop_after=depth)
+    twin = Round.from_position(rules, r.position())
+    before, position = len(r.moves), r.position()
+    finished = r.finish(random.Random(seed).random, randomness)
+    assert r.position() == position and len(r.moves) == before  # finished on a copy
+    r.play_out(random.Random(seed).random, randomness)
+    _pushed_play_out(twin, random.Random(seed), randomness)
+    assert r.moves[before:] == twin.moves
+    assert finished == (twin.outcome, list(twin.hand_masks()))
+    assert r.position() == twin.position() and r.result == twin.result
+    r.pop_to(before)  # and the play-out is taken back like pushed moves
+    assert r.position() == Round.from_position(rules, twin.initial_position).position()
 
 
 def test_a_partner_going_out_is_a_win_for_the_team() -> None:

@@ -2,8 +2,9 @@
 
 Each iteration deals the unseen tiles at random, consistently with everything
 public (:class:`~games.engine.bots.knowledge.WorldSampler`), then plays every
-candidate move in that deal to the end of the hand (:func:`play_out`, on a
-:class:`~games.engine.round.Round` of the deal: moves made, then taken back),
+candidate move in that deal to the end of the hand (:meth:`Round.finish
+<games.engine.round.Round.finish>`, the candidate pushed on a
+:class:`~games.engine.round.Round` of the deal, then taken back),
 every candidate on the same deal and the same random numbers, so that their
 difference is the move's own.  The move with the best average result for this
 seat's side is laid.  Optionally, candidates that fall clearly behind are
@@ -21,12 +22,11 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from itertools import cycle
-from typing import Final
 
-from ..moves import _PLAYS, Play
+from ..moves import Play
 from ..round import BLOCKED, Round
 from ..rules import Rules
-from ..tiles import _BITS_HI, _BITS_LO, _HALF, _HALF_MASK, VALUE, pip_total
+from ..tiles import pip_total
 from ..view import PlayerView
 from .base import WeighingBot
 from .endgame import EndgameSolver, Score
@@ -173,64 +173,10 @@ class _Trial:
             if solver is not None:
                 values.append(solver.value(r))
             else:
-                play_out(r, cycle(numbers).__next__, self.randomness)
-                outcome = r.outcome
-                assert outcome is not None
-                values.append(score(r.hand_masks(), outcome))
-            r.pop_to(0)
+                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness)
+                values.append(score(at_end, outcome))
+            r.pop()
         return values
-
-
-def _heaviest(bits: tuple[int, ...]) -> int:
-    best = -1
-    for i in bits:
-        if best < 0 or (VALUE[i], i) > (VALUE[best], best):
-            best = i
-    return best
-
-
-# The heaviest tile in each 14-bit half of a mask (-1 for none), ties to the higher half.
-_HEAVY_LO: Final = tuple(_heaviest(b) for b in _BITS_LO)
-_HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
-_KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
-
-
-def play_out(r: Round, rnd: Callable[[], float], randomness: float = 1.0) -> None:
-    """Play ``r`` on to the end of the hand (``pop_to`` takes the moves back).
-
-    Each play is random with probability ``randomness`` (uniform over the
-    fitting tiles, then over the ends it fits), otherwise greedy: the heaviest
-    fitting tile, on the left end when it fits both.
-    """
-    push, fitting_ends, plays = r.push, r.fitting_ends, _PLAYS
-    bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
-    heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
-    always_random = randomness >= 1.0
-    while True:
-        on_left, on_right = fitting_ends()
-        fits = on_left | on_right
-        if not fits:
-            if r.over:
-                return
-            push(r.stuck_move())
-            continue
-        if not fits & (fits - 1):  # a single tile fits: nothing to choose but the end
-            i = fits.bit_length() - 1
-            randomly = always_random
-        elif always_random or rnd() < randomness:
-            choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
-            i = choices[int(rnd() * len(choices))]
-            randomly = True
-        else:
-            i = heavy_hi[fits >> half]
-            j = heavy_lo[fits & half_mask]
-            if i < 0 or (j >= 0 and key[j] > key[i]):
-                i = j
-            randomly = False
-        if on_left >> i & 1 and not (randomly and on_right >> i & 1 and rnd() < 0.5):
-            push(plays[i][0])
-        else:
-            push(plays[i][1])
 
 
 def _scorer(rules: Rules, seat: int, win_bonus: float) -> Score:
