@@ -17,13 +17,26 @@ from .test_play_in_the_browser import new_page, sign_up
 
 pytestmark = pytest.mark.browser
 
-# An online duello between two people, with the online turn clock (20 s).
+#: How late the players arrive: a slow phone, longer than a forced move's two seconds.
+LATE = 2.5
+
+# An online duello between two people, with the online turn clock (20 s), dealt LATE
+# seconds ago: its times are moved back, as the clock would have moved on (no waiting).
 SETUP = """
+from datetime import timedelta
+from django.db.models import F
 from accounts.models import User
+from deadlines.models import Deadline
 from games import services
 from games.engine import PRESETS
+from games.models import Hand, Table
 people = [User.objects.get(username=n) for n in ("{a}", "{b}")]
-print(services.online_table_create(rules=PRESETS["duello"], people=people).code)
+table = services.online_table_create(rules=PRESETS["duello"], people=people)
+earlier = timedelta(seconds={late})
+Table.objects.filter(pk=table.pk).update(started_at=F("started_at") - earlier)
+Hand.objects.filter(table=table).update(created_at=F("created_at") - earlier)
+Deadline.objects.filter(table=table).update(due_at=F("due_at") - earlier)
+print(table.code)
 """
 
 
@@ -35,11 +48,9 @@ def test_players_who_arrive_late_still_have_the_whole_turn_to_open(
     anna, bruno = new_page(browser, PHONE, errors), new_page(browser, DESKTOP, errors)
     sign_up(anna, base, "anna_late")
     sign_up(bruno, base, "bruno_late")
-    code = manage_last_line(
-        live_site.env, "shell", "-c", SETUP.format(a="anna_late", b="bruno_late")
-    )
-    dealt = time.monotonic()
-    time.sleep(2.5)  # a slow phone: longer than a forced move's two seconds
+    setup = SETUP.format(a="anna_late", b="bruno_late", late=LATE)
+    code = manage_last_line(live_site.env, "shell", "-c", setup)
+    dealt = time.monotonic() - LATE  # the site's worker has had every chance to play
     for page in (anna, bruno):
         page.goto(f"{base}/t/{code}/")
         page.wait_for_selector("#board .line")
