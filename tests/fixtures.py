@@ -41,6 +41,13 @@ def quick_coach(settings: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def fast_passwords(settings: pytest.FixtureRequest) -> None:
+    """Players are made by the dozen: hashing their passwords is not what is under test
+    (Django's own hasher takes a good part of a second per password, on purpose)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
 def fresh_table_states() -> Iterator[None]:
     """Each test starts with no remembered table state (ids are reused after a rollback),
     no reused presence read, and no shared fragment (a test may count how often one is
