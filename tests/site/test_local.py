@@ -1,8 +1,8 @@
-"""Issue 28, item 2: ``make run`` served with debug on, and a stale link showed
-Django's technical 404 with every URL pattern.  ``make run`` starts
-``python -m domino_site.local``: debug off, the site's own pages, static files
-through WhiteNoise, plain HTTP on 127.0.0.1, a secret key made and kept on the
-first run.  ``make dev`` adds ``--dev``: debug on.  Each case starts the server
+"""domino_site/local.py, what ``make run`` starts (issue 28, item 2): ``make run`` served
+with debug on, and a stale link showed Django's technical 404 with every URL pattern.
+``make run`` starts ``python -m domino_site.local``: debug off, the site's own pages,
+static files through WhiteNoise, plain HTTP on 127.0.0.1, a secret key made and kept
+on the first run.  ``make dev`` adds ``--dev``: debug on.  Each case starts the server
 exactly so, in a fresh process, on a fresh database."""
 
 from __future__ import annotations

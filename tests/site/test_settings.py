@@ -1,7 +1,7 @@
-"""Issue 8, defect 9: with debug off and a real secret key, ``check --deploy``
-warned W004, W008, W012, W016.  Production settings now pass it clean, and the
-site refuses to start with debug off and the development secret key.  Settings
-are read once, at start: each case runs Django in a fresh process."""
+"""domino_site/settings.py in production (issue 8, defect 9): with debug off and a real
+secret key, ``check --deploy`` warned W004, W008, W012, W016.  Production settings now
+pass it clean, and the site refuses to start with debug off and the development secret
+key.  Settings are read once, at start: each case runs Django in a fresh process."""
 
 from __future__ import annotations
 
