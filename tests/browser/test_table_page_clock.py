@@ -1,8 +1,11 @@
-"""A real browser at an online table: the turn clock counts down from the server's
-deadline, a player who stops clicking goes away, and one click brings them back."""
+"""The table page's turn clock in a real browser at an online table: it counts down
+from the server's deadline, a player who stops clicking goes away and one click brings
+them back; players who arrive late still have the whole turn to open (the forced
+opening was played for them after two seconds, the clock showing "0 s")."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +21,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 
 # An online duello against a simulated player, with a 3-second turn clock.
-SETUP = """
+AGAINST_A_FILLER = """
 from accounts.models import User
 from games import services
 from games.engine import PRESETS
@@ -32,7 +35,7 @@ print(table.code)
 
 
 def online_table_for(live_site: LiveSite, username: str) -> str:
-    return manage_last_line(live_site.env, "shell", "-c", SETUP.format(name=username))
+    return manage_last_line(live_site.env, "shell", "-c", AGAINST_A_FILLER.format(name=username))
 
 
 def test_a_player_who_stops_clicking_goes_away_and_comes_back(
@@ -58,5 +61,61 @@ def test_a_player_who_stops_clicking_goes_away_and_comes_back(
         page.click("#im-back")
         page.wait_for_selector("#im-back", state="detached", timeout=10_000)
         assert page.locator("#seats .tag.away").count() == 0
+        page.context.close()
+    assert errors == []
+
+
+#: How late the players arrive: a slow phone, longer than a forced move's two seconds.
+LATE = 2.5
+
+# An online duello between two people, with the online turn clock (20 s), dealt LATE
+# seconds ago: its times are moved back, as the clock would have moved on (no waiting).
+DEALT_LATE = """
+from datetime import timedelta
+from django.db.models import F
+from accounts.models import User
+from deadlines.models import Deadline
+from games import services
+from games.engine import PRESETS
+from games.models import Hand, Table
+people = [User.objects.get(username=n) for n in ("{a}", "{b}")]
+table = services.online_table_create(rules=PRESETS["duello"], people=people)
+earlier = timedelta(seconds={late})
+Table.objects.filter(pk=table.pk).update(started_at=F("started_at") - earlier)
+Hand.objects.filter(table=table).update(created_at=F("created_at") - earlier)
+Deadline.objects.filter(table=table).update(due_at=F("due_at") - earlier)
+print(table.code)
+"""
+
+
+def test_players_who_arrive_late_still_have_the_whole_turn_to_open(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    base = live_site.url
+    anna, bruno = new_page(browser, PHONE, errors), new_page(browser, DESKTOP, errors)
+    sign_up(anna, base, "anna_late")
+    sign_up(bruno, base, "bruno_late")
+    setup = DEALT_LATE.format(a="anna_late", b="bruno_late", late=LATE)
+    code = manage_last_line(live_site.env, "shell", "-c", setup)
+    dealt = time.monotonic() - LATE  # the site's worker has had every chance to play
+    for page in (anna, bruno):
+        page.goto(f"{base}/t/{code}/")
+        page.wait_for_selector("#board .line")
+    waited = time.monotonic() - dealt
+    for page in (anna, bruno):
+        assert page.locator("#board .placed").count() == 0  # nobody opened for anyone
+        assert page.locator("#log .auto").count() == 0
+        left = int(page.locator("#seats .seat.turn .countdown .seconds").inner_text())
+        assert left >= 20 + 3 - waited - 1, left
+    opener = anna if anna.locator("#hand .my-tile.playable").count() else bruno
+    assert opener.locator("#status .your-turn .countdown").count() == 1
+    anna.screenshot(path=artifacts / "late-arrival-phone.png", full_page=True)
+    bruno.screenshot(path=artifacts / "late-arrival-desktop.png", full_page=True)
+    opener.locator("#hand .my-tile.playable button").first.click()
+    for page in (anna, bruno):
+        page.wait_for_selector("#board .placed")
+    assert opener.locator("#log .auto").count() == 0  # the player's own opening
+    for page in (anna, bruno):
         page.context.close()
     assert errors == []
