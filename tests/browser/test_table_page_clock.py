@@ -42,8 +42,10 @@ def test_a_player_who_stops_clicking_goes_away_and_comes_back(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
     errors: list[str] = []
+    pages = {}
+    # A table for each size, both clocks running at once: their waits overlap.
     for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        page = new_page(browser, viewport, errors)
+        page = pages[name] = new_page(browser, viewport, errors)
         username = f"clock_{name}"
         sign_up(page, live_site.url, username)
         code = online_table_for(live_site, username)
@@ -52,6 +54,7 @@ def test_a_player_who_stops_clicking_goes_away_and_comes_back(
         assert page.locator("#seats .tag.filler").count() == 1
         page.wait_for_selector("#seats .countdown", timeout=15_000)
         page.screenshot(path=artifacts / f"clock-{name}.png", full_page=True)
+    for name, page in pages.items():
         # Nobody clicks: the clock plays twice, then the seat is away.  Forced moves (a
         # lone legal opening, draws from the boneyard) are played for them at once and do
         # not count: with an unlucky deal that takes a while.
