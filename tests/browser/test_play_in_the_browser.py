@@ -19,8 +19,10 @@ pytestmark = pytest.mark.browser
 MY_MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
 
 
-def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1)
+def new_page(browser: Any, viewport: dict[str, int], errors: list[str], **options: Any) -> Any:
+    """A page of a browser context of its own (``options``: the context's, such as a
+    ``storage_state`` to start signed in)."""
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, **options)
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
