@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 
-from accounts.models import User
 from realtime.cache import in_cache
 from realtime.consumers import ViewerConsumer
 from realtime.slots import Claim
@@ -17,11 +14,7 @@ from realtime.slots import Claim
 from . import presence
 from .live import pool_group, queue_group
 from .selectors import queue_state
-from .services import queue_leave
-
-log = logging.getLogger("games")
-#: The grace tasks still running (the loop keeps only a weak reference to a task).
-_grace_tasks: set[asyncio.Task[None]] = set()
+from .services import screens_closed
 
 
 class QueueConsumer(ViewerConsumer):
@@ -49,13 +42,12 @@ class QueueConsumer(ViewerConsumer):
         await self.send_state()
 
     async def _closed(self, screen: Claim) -> None:
-        """One waiting screen fewer: the player's last one starts the grace."""
+        """One waiting screen fewer: the player's last one starts the grace (a deadline
+        row, so a process ending meanwhile loses nothing)."""
         if not await in_cache(presence.screen_closed, screen) and self.waiting_ticket is not None:
-            task = asyncio.get_running_loop().create_task(
-                leave_unless_back(self.person, self.waiting_ticket)
+            await database_sync_to_async(screens_closed)(
+                user=self.person, ticket_id=self.waiting_ticket
             )
-            _grace_tasks.add(task)
-            task.add_done_callback(_grace_tasks.discard)
 
     async def queue_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()
@@ -83,13 +75,3 @@ class QueueConsumer(ViewerConsumer):
         self.waiting_ticket = state.ticket.pk if waiting and state.ticket else None
         pool_id = state.ticket.pool_id if waiting and state.ticket else None
         return self.render("matchmaking/_queue_status.html", {"state": state}), pool_id
-
-
-async def leave_unless_back(user: User, ticket_id: int) -> None:
-    """After the grace, leave the queue if no waiting screen of the player is open."""
-    try:
-        await asyncio.sleep(presence.LEAVE_GRACE_SECONDS)
-        if not await in_cache(presence.screens_open, user.pk):
-            await database_sync_to_async(queue_leave)(user=user, ticket_id=ticket_id)
-    except Exception:  # a background task: say it failed, never crash the loop
-        log.exception("leaving the queue for a closed waiting screen failed (user %s)", user.pk)

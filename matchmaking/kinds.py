@@ -1,7 +1,8 @@
-"""The kind of deadline matchmaking owns (``deadlines.services.kind``)."""
+"""The kinds of deadline matchmaking owns (``deadlines.services.kind``)."""
 
 from django.utils.translation import gettext_lazy as _
 
 from deadlines.services import kind
 
 POOL_FILL = kind("pool_fill", _("filling a room with simulated players"))
+QUEUE_LEAVE = kind("queue_leave", _("leaving the queue once the waiting screens stayed closed"))

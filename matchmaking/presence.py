@@ -1,8 +1,9 @@
 """Who still has a waiting screen open: a slot per open screen in the cache (Redis,
 when ``REDIS_URL`` is set, so it holds across processes; ``realtime/slots.py``).  A
 player whose last waiting screen closed, and stayed closed for a short grace, leaves
-the queue: a reload keeps the place, a closed tab does not seat an absent player with
-people.  A screen whose process died stops counting when its slot expires.
+the queue (a ``QUEUE_LEAVE`` deadline the worker applies): a reload keeps the place, a
+closed tab does not seat an absent player with people.  A screen whose process died
+stops counting when its slot expires.
 
 The calls are the cache's own, synchronous: from an event loop, go through
 ``realtime.cache.in_cache``."""

@@ -28,9 +28,9 @@ from games.errors import GameError
 from games.models import Table
 from games.services import online_table_create
 from games.services.online import Filler
-from matchmaking.kinds import POOL_FILL
+from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
 
-from . import live, pairing
+from . import live, pairing, presence
 from .models import Pool, Ticket, pool_key
 from .names import filler_names
 
@@ -124,6 +124,43 @@ def queue_leave(*, user: User, ticket_id: int | None = None) -> Ticket | None:
     live.queue_changed(pool_ids=[pool.pk], user_ids=[user.pk])
     pool_wave(pool=pool, now=ticket.ended_at)  # only to move the fill deadline
     return ticket
+
+
+def leave_grace() -> timedelta:
+    """How long a player's closed waiting screens have to come back (a reload)."""
+    return timedelta(seconds=presence.LEAVE_GRACE_SECONDS)
+
+
+def _leave_key(user_id: int, ticket_id: int) -> str:
+    return f"{user_id}:{ticket_id}"
+
+
+@transaction.atomic
+def screens_closed(*, user: User, ticket_id: int, now: datetime | None = None) -> None:
+    """The player's last waiting screen closed: unless one is open again once the
+    grace is over, they leave the queue (a ``QUEUE_LEAVE`` deadline, which a screen
+    closing again moves on)."""
+    lock_player(user)
+    due = (now or timezone.now()) + leave_grace()
+    set_deadline(QUEUE_LEAVE, due, key=_leave_key(user.pk, ticket_id))
+
+
+@handles(QUEUE_LEAVE)
+def leave_unless_back(claimed: Deadline, now: datetime) -> bool:
+    """The grace is over: leave the queue, unless a waiting screen of the player's is
+    open again or the ticket waits no more (seated, or another queue joined)."""
+    user_id, ticket_id = (int(part) for part in claimed.key.split(":"))
+    user = User.objects.filter(pk=user_id).first()
+    with transaction.atomic():
+        if user is not None:
+            lock_player(user)  # the subject: the player's own lock, as for a leave
+        deadline = still_due(claimed)
+        if deadline is None:
+            return False
+        deadline.delete()
+        if user is None or presence.screens_open(user_id):
+            return False
+        return queue_leave(user=user, ticket_id=ticket_id) is not None
 
 
 def pool_wave(*, pool: Pool, now: datetime, fill: bool = False) -> list[Table]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import random
 import re
 import subprocess
@@ -21,6 +22,7 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import User
+from domino_site import local
 from games import fragments, presence, services, states
 from games.engine import PRESETS, Rules
 from games.models import Table
@@ -38,6 +40,13 @@ def quick_coach(settings: pytest.FixtureRequest) -> None:
     """The coach reviews finished hands at a few deals a decision: the tests that end
     hands check what happens, not how well it judges (tests/engine/test_coach.py does)."""
     settings.COACH_ITERATIONS = 40  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: pytest.FixtureRequest) -> None:
+    """Players are made by the dozen: hashing their passwords is not what is under test
+    (Django's own hasher takes a good part of a second per password, on purpose)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
 
 
 @pytest.fixture(autouse=True)
@@ -171,6 +180,28 @@ class Screen:
 
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The static files as ``make run`` collects them (hashed, compressed: seconds of work),
+#: kept between runs and shared by the test workers; collected again only when a source
+#: changed (the stamp ``domino_site.local`` keeps).
+COLLECTED_STATIC = ROOT / "tests" / "artifacts" / "static"
+
+
+@contextlib.contextmanager
+def static_files_collected() -> Iterator[None]:
+    """Inside, the static files are as their sources: when they are not, one worker
+    collects them while the others wait (the lock), rather than each on its own."""
+    COLLECTED_STATIC.mkdir(parents=True, exist_ok=True)
+    stamp = COLLECTED_STATIC / ".sources"
+    collected = (COLLECTED_STATIC / "staticfiles.json").exists() and stamp.exists()
+    if collected and stamp.read_text() == local.static_sources():
+        yield
+        return
+    with (COLLECTED_STATIC.parent / "static.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def manage_last_line(env: dict[str, str], *args: str) -> str:

@@ -33,12 +33,6 @@ def one_rate_limit_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("django_ratelimit.core._get_window", lambda value, period: 2**40)
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: pytest.FixtureRequest) -> None:
-    """Rate-limit tests log in dozens of times: a fast hasher keeps them quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
-
-
 @pytest.fixture
 def guest(english: Client) -> User:
     """The English client is a guest who has played (guests exist only once they do)."""

@@ -136,3 +136,15 @@ def test_pruning_removes_only_old_guests_who_never_played(
         "guest-recent",
         "anna",
     }
+
+
+def test_the_profile_hides_an_xp_bar_with_no_xp(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    carla = make_user("carla")
+    client.force_login(carla)
+    page = client.get(reverse("accounts:me")).content.decode()
+    assert "<progress" not in page
+    carla.xp = 150
+    carla.save()
+    assert "<progress" in client.get(reverse("accounts:me")).content.decode()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from domino_site import scaled
+from tests.fixtures import COLLECTED_STATIC, static_files_collected
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -35,10 +36,11 @@ class LiveSite:
             "MATCHMAKING_FILL_SECONDS": "6",  # simulated players come quickly in tests
             "STAKE_FILL_SECONDS": "8",  # an unfilled stake table is refunded quickly in tests
             "DJANGO_RATELIMIT": "0",  # every browser test signs players up from 127.0.0.1
+            "DJANGO_INSECURE_FAST_PASSWORDS": "1",  # …by the dozen: hashing is not under test
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "browser-tests-only-" + "x" * 40,
             "DJANGO_HTTPS": "0",  # plain http on 127.0.0.1: no redirect, no secure-only cookies
-            "DJANGO_STATIC_ROOT": str(workdir / "static"),  # hashed, compressed, as in production
+            "DJANGO_STATIC_ROOT": str(COLLECTED_STATIC),  # hashed, compressed, as in production
         }
         self.env.pop("REDIS_URL", None)
         self.log = (workdir / "daphne.log").open("a")
@@ -78,7 +80,8 @@ class LiveSite:
 @pytest.fixture(scope="session")
 def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSite]:
     site = LiveSite(tmp_path_factory.mktemp("site"))
-    site.start()
+    with static_files_collected():
+        site.start()  # collects them first, if they are not as their sources
     yield site
     site.stop()
 

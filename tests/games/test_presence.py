@@ -225,7 +225,7 @@ def test_a_player_closing_the_table_on_one_process_shows_offline_on_another() ->
     from websockets.sync.client import connect as ws_connect
 
     from domino_site import scaled
-    from tests.site.test_scaleout import session_cookie as cookie_of
+    from tests.site.test_scaled import session_cookie as cookie_of
 
     table, anna, bruno = async_to_sync(started_duello)()
     env = dict(os.environ)

@@ -64,3 +64,28 @@ def test_a_message_for_the_whole_form_is_shown(rf: RequestFactory) -> None:
     form.add_error(None, "Domino is not played with these settings.")
     page = render_to_string("games/_table_form.html", {"form": form}, request=rf.get("/new/"))
     assert "Domino is not played with these settings." in page
+
+
+def _form(client: Client, **data: str) -> str:
+    response = client.get(reverse("table_new"), data, headers={"HX-Request": "true"})
+    return str(response.content.decode())
+
+
+def _selected(page: str, field: str) -> str:
+    select = page.split(f'name="{field}"')[1].split("</select>")[0]
+    return select.split(" selected>")[0].rsplit('value="', 1)[1].split('"')[0]
+
+
+def test_changing_the_game_resets_the_target_to_that_games_default(english: Client) -> None:
+    page = _form(english, preset="luciano", shown_preset="domino", target="150", mode="computer")
+    assert _selected(page, "target") == "100"
+    same = _form(english, preset="luciano", shown_preset="luciano", target="150", mode="computer")
+    assert _selected(same, "target") == "150"  # a change of something else keeps the choice
+
+
+def test_four_players_with_seven_tiles_say_there_is_no_boneyard(english: Client) -> None:
+    page = _form(english, preset="domino", shown_preset="domino", seating="4p", hand_size="7")
+    draw = page.split('name="draw"')[1].split("</select>")[0]
+    assert "no boneyard" in draw and "draw from the boneyard" not in draw
+    five = _form(english, preset="domino", shown_preset="domino", seating="4p", hand_size="5")
+    assert "draw from the boneyard" in five.split('name="draw"')[1].split("</select>")[0]

@@ -20,11 +20,6 @@ Finished = Callable[..., Table]
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings: pytest.FixtureRequest) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
-
-
-@pytest.fixture(autouse=True)
 def postgres_only(request: pytest.FixtureRequest) -> None:
     """Row locks do nothing on SQLite: such tests run on PostgreSQL only."""
     if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -13,14 +13,17 @@ from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.db import connections
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
+from deadlines.models import Deadline
+from deadlines.services import run_due
 from domino_site.asgi import application
 from games.engine import PRESETS
 from games.models import Table
-from matchmaking import presence
+from matchmaking.kinds import QUEUE_LEAVE
 from matchmaking.models import Ticket
-from matchmaking.services import queue_join, queue_leave
+from matchmaking.services import leave_grace, queue_join, queue_leave
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -31,18 +34,6 @@ PAIRS = replace(PRESETS["domino"], players=4, teams=True, hand_size=7, target=10
 def fresh_counts() -> None:
     """Open-screen counts live in the cache: none left over from another test."""
     cache.clear()
-
-
-def grace(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
-    monkeypatch.setattr(presence, "LEAVE_GRACE_SECONDS", seconds)
-
-
-async def status_becomes(user: User, status: str, within: float = 5.0) -> bool:
-    for _ in range(int(within / 0.1)):
-        if await ticket_status(user) == status:
-            return True
-        await asyncio.sleep(0.1)
-    return False
 
 
 @pytest.fixture(autouse=True)
@@ -136,10 +127,14 @@ async def ticket_status(user: User) -> str:
     return await sync_to_async(lambda: Ticket.objects.filter(user=user).latest("pk").status)()
 
 
+async def run_due_at(moment: datetime) -> int:
+    """The worker's pass as if it were ``moment``: time passes without waiting for it."""
+    return await sync_to_async(run_due)(now=moment)
+
+
 async def test_closing_the_last_waiting_screen_leaves_the_queue_after_a_grace(
-    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+    make_user: Callable[..., User],
 ) -> None:
-    grace(monkeypatch, 0.2)
     anna = await sync_to_async(make_user)("anna")
     await sync_to_async(queue_join)(user=anna, rules=PAIRS)
     first, _ = await connect(anna)
@@ -147,16 +142,19 @@ async def test_closing_the_last_waiting_screen_leaves_the_queue_after_a_grace(
     await frame(first)
     await frame(second)
     await first.disconnect()
-    await asyncio.sleep(0.5)
+    await run_due_at(timezone.now() + leave_grace() + timedelta(seconds=1))
     assert await ticket_status(anna) == Ticket.Status.WAITING  # a screen is still open
+    closing = timezone.now()
     await second.disconnect()
-    assert await status_becomes(anna, Ticket.Status.LEFT)
+    deadline = await sync_to_async(Deadline.objects.get)(kind=QUEUE_LEAVE)
+    assert closing + leave_grace() <= deadline.due_at <= timezone.now() + leave_grace()
+    await run_due_at(deadline.due_at - timedelta(milliseconds=1))
+    assert await ticket_status(anna) == Ticket.Status.WAITING  # not before the grace's end
+    assert await run_due_at(deadline.due_at) == 1
+    assert await ticket_status(anna) == Ticket.Status.LEFT
 
 
-async def test_a_reload_within_the_grace_keeps_the_place(
-    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    grace(monkeypatch, 2.0)  # the reconnection, on a busy machine, comes well within it
+async def test_a_reload_within_the_grace_keeps_the_place(make_user: Callable[..., User]) -> None:
     anna = await sync_to_async(make_user)("anna")
     await sync_to_async(queue_join)(user=anna, rules=PAIRS)
     screen, _ = await connect(anna)
@@ -164,7 +162,7 @@ async def test_a_reload_within_the_grace_keeps_the_place(
     await screen.disconnect()
     screen, _ = await connect(anna)  # the page reloaded
     await frame(screen)
-    await asyncio.sleep(2.5)
+    await run_due_at(timezone.now() + leave_grace() + timedelta(seconds=1))
     assert await ticket_status(anna) == Ticket.Status.WAITING
     await screen.disconnect()
 

@@ -19,10 +19,16 @@ from deadlines.services import run_due
 from games.engine import PRESETS
 from games.errors import GameError
 from games.models import Seat, Table
-from matchmaking.kinds import POOL_FILL
+from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
 from matchmaking.models import Pool, Ticket, pool_key
 from matchmaking.names import base_names
-from matchmaking.services import online_table_in_play, queue_join, queue_leave
+from matchmaking.services import (
+    leave_grace,
+    online_table_in_play,
+    queue_join,
+    queue_leave,
+    screens_closed,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -212,3 +218,22 @@ def test_the_table_page_marks_simulated_players(people: list[User], client: Clie
     client.cookies["django_language"] = "en"
     page = client.get(f"/t/{table.code}/").content.decode()
     assert filler.bot_name in page and "simulated player" in page
+
+
+def test_closed_waiting_screens_leave_only_the_ticket_they_showed(people: list[User]) -> None:
+    """The grace's end leaves the queue the player was waiting in when the screens
+    closed, not the one they chose since (in another tab), nor a seat taken meanwhile."""
+    anna, bruno = people[:2]
+    first = queue_join(user=anna, rules=PAIRS)
+    screens_closed(user=anna, ticket_id=first.pk)
+    second = queue_join(user=anna, rules=DUO)  # another queue, from another tab
+    assert run_due(now=timezone.now() + leave_grace() + timedelta(seconds=1)) == 0
+    second.refresh_from_db()
+    assert second.status == Ticket.Status.WAITING
+    screens_closed(user=anna, ticket_id=second.pk)
+    seated = queue_join(user=bruno, rules=DUO)  # anna is seated within the grace
+    assert seated.status == Ticket.Status.SEATED
+    run_due(now=timezone.now() + leave_grace() + timedelta(seconds=1))
+    second.refresh_from_db()
+    assert second.status == Ticket.Status.SEATED
+    assert not Deadline.objects.filter(kind=QUEUE_LEAVE).exists()

@@ -4,7 +4,10 @@ expired messages once a second instead of on every send and receive."""
 from __future__ import annotations
 
 import asyncio
+import time
+from types import SimpleNamespace
 
+import channels.layers
 import pytest
 
 from overrides.channel_layer import LocalChannelLayer
@@ -24,13 +27,16 @@ async def test_a_group_send_reaches_every_member_in_order() -> None:
         assert got == [0, 1, 2]
 
 
-async def test_a_message_nobody_reads_still_expires_and_leaves_its_groups() -> None:
-    layer = LocalChannelLayer(expiry=0.05)
+async def test_a_message_nobody_reads_still_expires_and_leaves_its_groups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    layer = LocalChannelLayer(expiry=60)
     gone, alive = await layer.new_channel(), await layer.new_channel()
     await layer.group_add("table-1", gone)
     await layer.group_add("table-1", alive)
     await layer.send(gone, {"type": "x"})  # never received: its socket died
-    await asyncio.sleep(0.1)
+    later = time.time() + 61  # the message's minute is over (no waiting for it)
+    monkeypatch.setattr(channels.layers, "time", SimpleNamespace(time=lambda: later))
     layer.swept_at = 0.0  # as if a second had passed since the last sweep
     await layer.group_send("table-1", {"type": "y"})
     assert gone not in layer.groups["table-1"]

@@ -52,8 +52,9 @@ async def test_no_more_pages_run_at_once_than_the_bound_and_the_next_waits_its_t
 
     pages = PageThreads(page, keep=2, most=3)
     loads = [asyncio.create_task(pages({"type": "http"}, None, None)) for _ in range(5)]
-    await asyncio.sleep(0.05)
-    assert running == 3  # two wait for a thread
+    for _ in range(10):  # every load has had its turns of the loop: two wait for a thread
+        await asyncio.sleep(0)
+    assert running == 3
     release.set()
     await asyncio.gather(*loads)
     assert most == 3 and len(pages.idle) == 2

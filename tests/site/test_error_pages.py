@@ -1,11 +1,15 @@
-"""Issue 28, item 2: with debug off a player meets the site's own error pages, in
-their language, saying in words what to do: a refused page (403), and a form sent
-from a page too old or without the site's cookie (the CSRF check)."""
+"""With debug off a player meets the site's own error pages, in their language, saying
+in words what to do: a refused page (403), a form sent from a page too old or without
+the site's cookie (the CSRF check), a mistyped link (404), a server error (500)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.utils import translation
+from django.views.defaults import server_error
 
 
 @pytest.mark.django_db
@@ -29,3 +33,30 @@ def test_a_refused_page_is_the_sites_own() -> None:
     assert response.status_code == 403
     page = response.content.decode()
     assert "Questa pagina non è per te" in page and "Torna alla home" in page
+
+
+@pytest.fixture
+def no_debug(settings: Any) -> None:
+    settings.DEBUG = False
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("no_debug")
+def test_a_mistyped_table_link_shows_the_sites_404_page_in_both_languages(
+    english: Client,
+) -> None:
+    italian = Client().get("/t/nessuno/")
+    assert italian.status_code == 404
+    assert "Questa pagina non è sul tavolo" in italian.content.decode()
+    assert 'name="viewport"' in italian.content.decode()
+    page = english.get("/t/nobody/").content.decode()
+    assert "This page is not on the table" in page and 'class="topbar"' in page
+
+
+def test_the_500_page_is_the_sites_and_needs_nothing_that_could_fail(rf: RequestFactory) -> None:
+    for language, text in (("it", "Qualcosa è andato storto"), ("en", "Something went wrong")):
+        with translation.override(language):
+            response = server_error(rf.get("/"))
+        assert response.status_code == 500
+        page = response.content.decode()
+        assert text in page and "site.css" in page and 'name="viewport"' in page

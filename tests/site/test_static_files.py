@@ -4,24 +4,24 @@ htmx with its websocket extension from django-htmx's copies (no CDN, no npm)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.templatetags.static import static
 from django.test import Client
+
+from domino_site import local
+from tests.fixtures import COLLECTED_STATIC, static_files_collected
 
 MANIFEST = "domino_site.staticfiles.KeptCompressionStorage"  # WhiteNoise's, compressing once
 
 
 @pytest.mark.django_db
-def test_static_files_are_hashed_compressed_and_cached_for_a_year(
-    tmp_path: Path, settings: Any
-) -> None:
-    settings.STATIC_ROOT = tmp_path
+def test_static_files_are_hashed_compressed_and_cached_for_a_year(settings: Any) -> None:
+    settings.STATIC_ROOT = COLLECTED_STATIC  # the tests' copy, as ``make run`` collects it
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": MANIFEST}}
-    call_command("collectstatic", "--noinput", verbosity=0)
+    with static_files_collected():
+        local.collect_static_files()  # collectstatic, unless a source has not changed since
     url = static("css/site.css")
     assert re.fullmatch(r"/static/css/site\.[0-9a-f]{12}\.css", url)
     response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip, br")

@@ -9,6 +9,7 @@ import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -18,15 +19,17 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.db import connections
+from django.utils import timezone
 
 from accounts.models import User
+from deadlines.services import run_due
 from domino_site.asgi import application
 from domino_site.log import NotTwice
 from games import presence, services
 from games.models import Table
 from matchmaking import presence as screens
 from matchmaking.models import Ticket
-from matchmaking.services import queue_join
+from matchmaking.services import leave_grace, queue_join
 from realtime import constants
 from realtime.consumers import TOO_MANY_CONNECTIONS
 from realtime.errors import ClosedOnError
@@ -113,13 +116,12 @@ async def present(table: Table, user: User) -> bool:
     return bool(await presence.present_now(table_id=table.pk, user_ids=[user.pk]))
 
 
-async def ticket_left(user: User, within: float = 5.0) -> bool:
+async def ticket_left_after_the_grace(user: User) -> bool:
+    """Whether the player's ticket has left the queue once the waiting screens' grace
+    is over (the worker's pass at that time, without waiting for it)."""
+    await sync_to_async(run_due)(now=timezone.now() + leave_grace() + timedelta(seconds=1))
     latest = sync_to_async(lambda: Ticket.objects.filter(user=user).latest("pk").status)
-    for _ in range(int(within / 0.05)):
-        if await latest() == Ticket.Status.LEFT:
-            return True
-        await asyncio.sleep(0.05)
-    return False
+    return await latest() == Ticket.Status.LEFT
 
 
 @pytest.mark.parametrize("socket", ["table", "queue", "notify"])
@@ -127,10 +129,8 @@ async def test_a_channel_layer_error_closes_the_socket_1011_and_gives_back_all_i
     socket: str,
     outage: Outage,
     make_user: Callable[..., User],
-    monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(screens, "LEAVE_GRACE_SECONDS", 0.3)
     anna = await sync_to_async(make_user)("anna")
     cookie = await sync_to_async(session_cookie)(anna) + b"; django_language=en"
     table = await seated_at_a_duel(anna)
@@ -148,7 +148,7 @@ async def test_a_channel_layer_error_closes_the_socket_1011_and_gives_back_all_i
         outage.began.set()
         with pytest.raises(ClosedOnError):  # daphne closes the socket with 1011
             await comm.wait(timeout=5)
-    outage.over = True  # (before the waiting screen's grace ends)
+    outage.over = True
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1, "logged once"
     assert type(outage.error).__name__ in errors[0].getMessage()
@@ -157,7 +157,7 @@ async def test_a_channel_layer_error_closes_the_socket_1011_and_gives_back_all_i
     assert not await present(table, anna)
     assert await sync_to_async(screens.screens_open)(anna.pk) == 0
     if socket == "queue":
-        assert await ticket_left(anna)  # the grace passed with no waiting screen open
+        assert await ticket_left_after_the_grace(anna)  # no waiting screen open meanwhile
     sockets = []
     for _ in range(constants.WS_CONNECTIONS_PER_SESSION):  # the slot is free again
         sockets.append(WebsocketCommunicator(application, "/ws/notify/", headers=headers(cookie)))

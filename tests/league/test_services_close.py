@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.management import call_command
-from django.db import connections
+from django.db import connection, connections
 from django.test import Client
 
 from accounts.models import User
@@ -236,6 +236,21 @@ def test_two_workers_at_once_close_the_week_exactly_once_on_postgresql(
     assert audit_ledger().ok
 
 
+def someone_waits_on_this_transaction(within: float = 30) -> bool:
+    """Whether another session comes to wait for a lock this one holds (PostgreSQL)."""
+    deadline = time.monotonic() + within
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks"
+                " WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            )
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.02)
+    return False
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_closing_waits_for_a_match_ending_at_midnight_and_counts_it(
@@ -250,6 +265,7 @@ def test_the_closing_waits_for_a_match_ending_at_midnight_and_counts_it(
     # The week's row exists (earlier matches made it): only its lock can hold the closing.
     LeagueWeek.objects.create(key=WEEK.key, starts_at=WEEK.starts_at, ends_at=WEEK.ends_at)
     entered, errors = threading.Event(), []
+    closing_waited: list[bool] = []
 
     def match_ends_at_23_59_59() -> None:
         try:
@@ -266,7 +282,7 @@ def test_the_closing_waits_for_a_match_ending_at_midnight_and_counts_it(
                     )  # fmt: skip
                 services.match_entries(table=table)
                 entered.set()
-                time.sleep(1.5)  # the worker reaches the week meanwhile
+                closing_waited.append(someone_waits_on_this_transaction())
         except BaseException as error:
             errors.append(error)
         finally:
@@ -275,11 +291,9 @@ def test_the_closing_waits_for_a_match_ending_at_midnight_and_counts_it(
     ending = threading.Thread(target=match_ends_at_23_59_59)
     ending.start()
     assert entered.wait(timeout=30)
-    started = time.monotonic()
     assert deadlines.run_due(now=AFTER) == 1
-    waited = time.monotonic() - started
     ending.join(timeout=30)
     assert not errors
-    assert waited > 0.5  # the closing waited for the match's transaction
+    assert closing_waited == [True]  # the closing waited for the match's transaction
     finishes = Finish.objects.order_by("rank").values_list("user__username", "points")
     assert list(finishes) == [("uno", 20), ("due", 5)]

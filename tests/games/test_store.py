@@ -1,6 +1,6 @@
 """A move locks its table without reading it when this process holds the version the
 player saw: one UPDATE matching the row only at that version (the statements are in
-test_table_states).  The version is still checked, the match's end still saved, and
+tests/perf/test_states.py).  The version is still checked, the match's end still saved, and
 two moves at once still make one move."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from games import services, states
 from games.errors import GameError
 from games.models import Move, Table
 from games.records import load_match
+from tests.deadlines.test_worker import postgres_only, two_workers
 from tests.fixtures import play_a_legal_move, seat_user, version_of
-from tests.games.test_worker import postgres_only, two_workers
 
 
 def _the_move_on_turn(table: Table) -> tuple[int, str]:

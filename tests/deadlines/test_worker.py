@@ -3,7 +3,9 @@ once on PostgreSQL, and nothing lost when the worker is killed and started again
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -128,6 +130,8 @@ def test_two_workers_holding_the_same_bot_deadlines_move_each_bot_once(
 
 
 SETUP = """
+from django.core.management import call_command
+call_command("migrate", "--noinput", verbosity=0)
 from datetime import timedelta
 from django.utils import timezone
 from accounts.models import User
@@ -141,42 +145,66 @@ while True:  # a table where a bot opens
     table = services.table_create(host=user, mode="computer", rules=PRESETS["duello"])
     if load_match(table).round.turn != 0:
         break
-set_deadline(BOT_MOVE, timezone.now() + timedelta(seconds=3), table=table)
+set_deadline(BOT_MOVE, timezone.now() + timedelta(hours=1), table=table)  # not yet due
 """
 
-BOT_MOVES = "from games.models import Move; print(Move.objects.filter(actor='bot').count())"
+
+def until(condition: Callable[[], bool], what: str, within: float = 30) -> None:
+    """Poll until ``condition`` holds (a worker process getting there), or fail."""
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(what)
+        time.sleep(0.05)
 
 
 def test_a_worker_killed_with_deadlines_pending_applies_them_when_it_is_back(
     tmp_path: Path,
 ) -> None:
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'restart.sqlite3'}",
-        "GAME_CLOCK_ENABLED": "0",
-    }
+    database = tmp_path / "restart.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "GAME_CLOCK_ENABLED": "0"}
     env.pop("REDIS_URL", None)
-    manage_last_line(env, "migrate", "--noinput", "-v", "0")
     manage_last_line(env, "shell", "-c", SETUP)
-    command = [sys.executable, "manage.py", "run_worker", "--tick", "0.1"]
+
+    def value(sql: str) -> int:
+        """Read (or write) the worker's database from here, without a process of Django's."""
+        with contextlib.closing(sqlite3.connect(database, timeout=30)) as db, db:
+            row = db.execute(sql).fetchone()
+            return int(row[0]) if row else 0
+
+    def bot_moves() -> int:
+        return value("SELECT count(*) FROM games_move WHERE actor = 'bot'")
+
+    def housekeeping_done() -> bool:  # every job's row moved on: the worker made a pass
+        return (
+            value(
+                "SELECT count(*) FROM games_deadline WHERE kind = 'housekeeping'"
+                " AND due_at < datetime('now', '+1 minute')"
+            )
+            == 0
+            and value("SELECT count(*) FROM games_deadline WHERE kind = 'housekeeping'") > 0
+        )
+
+    command = [sys.executable, "manage.py", "run_worker", "--tick", "0.05"]
     first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-    time.sleep(1.0)
-    first.kill()  # no goodbye, before the bot's move is due
-    first.wait(timeout=10)
-    assert manage_last_line(env, "shell", "-c", BOT_MOVES) == "0"
-    time.sleep(2.5)  # the deadline passes while no worker runs
+    try:
+        until(housekeeping_done, "the first worker never made a pass")
+    finally:
+        first.kill()  # no goodbye, with the bot's move pending
+        first.wait(timeout=10)
+    assert bot_moves() == 0
+    # The bot's move comes due while no worker runs.
+    value(
+        f"UPDATE games_deadline SET due_at = datetime('now', '-1 minute') WHERE kind = '{BOT_MOVE}'"
+    )
     second = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            if manage_last_line(env, "shell", "-c", BOT_MOVES) != "0":
-                break
-            time.sleep(0.2)
-        else:
-            pytest.fail("the pending bot move never came after the restart")
+        until(lambda: bot_moves() > 0, "the pending bot move never came after the restart")
     finally:
         second.terminate()
         second.wait(timeout=10)
-    assert manage_last_line(env, "shell", "-c", BOT_MOVES) == "1"  # once, not twice
+    assert bot_moves() == 1  # once, not twice: its row is gone with the move
+    assert value(f"SELECT count(*) FROM games_deadline WHERE kind = '{BOT_MOVE}'") == 0
 
 
 @pytest.mark.django_db

@@ -1,6 +1,6 @@
-"""Issue 8, defect 2: every request without a cookie created a user row (30
-``GET /rules/`` made 30 guests; POSTs refused for CSRF made more).  Now a guest
-row is made only when a visitor does something that needs one."""
+"""accounts/guests.py (issue 8, defect 2): every request without a cookie created a user
+row (30 ``GET /rules/`` made 30 guests; POSTs refused for CSRF made more).  Now a
+guest row is made only when a visitor does something that needs one."""
 
 from __future__ import annotations
 

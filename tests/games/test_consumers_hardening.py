@@ -39,12 +39,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 UNREADABLE = "could not be read"
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """Players are created by the dozen here: a fast hasher keeps the tests quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 NO_VERSION = "did not say which state of the table"
 
 

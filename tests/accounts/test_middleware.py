@@ -1,6 +1,6 @@
-"""Issue 28, item 12: a browser set to English got Italian.  A first visit follows
-the browser's ``Accept-Language`` among the site's languages (it, en), Italian
-otherwise; the IT/EN switch wins over it and is remembered."""
+"""accounts/middleware.py (issue 28, item 12): a browser set to English got Italian.  A
+first visit follows the browser's ``Accept-Language`` among the site's languages (it,
+en), Italian otherwise; the IT/EN switch wins over it and is remembered."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from accounts.middleware import browser_language
 from accounts.models import User
 from domino_site.asgi import application
 from tests.games.test_consumers import session_cookie
-from tests.games.test_invitations_live import invite, next_frame
+from tests.games.test_consumers_notifications import invite, next_frame
 
 
 def nav(client: Client) -> str:

@@ -1,4 +1,4 @@
-"""Issue 28, items 4 and 8: a table in words, the same everywhere.
+"""games/describe.py (issue 28, items 4 and 8): a table in words, the same everywhere.
 
 The waiting screen of four in pairs with seven tiles said "draw from the
 boneyard" while the table played a block game (no boneyard at 4 × 7); the

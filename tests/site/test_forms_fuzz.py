@@ -75,12 +75,6 @@ def _spoil(data: dict[str, Any], key: str | None, bad: Any) -> dict[str, Any]:
     return rest if bad is None else {**rest, key: bad}
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """Fifty logins and sign-ups each: hashing is not what is under test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 CLIENT = Client(raise_request_exception=False)  # one handler for every example
 
 

@@ -1,6 +1,7 @@
-"""Issue 8, defect 1: concurrent sign-ups and guest claims of one name answered
-HTTP 500 (the unique constraint's IntegrityError, or claim's ValidationError,
-escaped).  Now one account wins and everybody else gets the form back."""
+"""accounts/services.py under races (issue 8, defect 1): concurrent sign-ups and guest
+claims of one name answered HTTP 500 (the unique constraint's IntegrityError, or
+claim's ValidationError, escaped).  Now one account wins and everybody else gets the
+form back."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Issue 28, items 2 and 12, in a real browser against the site as ``make run``
-serves it: a browser set to English gets English until the IT/EN switch says
-otherwise; a stale link and an expired form get the site's own pages."""
+"""The error pages and the language switch, in a real browser (issue 28, items 2 and 12):
+in a real browser against the site as ``make run`` serves it: a browser set to English
+gets English until the IT/EN switch says otherwise; a stale link and an expired form
+get the site's own pages."""
 
 from __future__ import annotations
 

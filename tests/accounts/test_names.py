@@ -1,5 +1,5 @@
-"""Issue 28, item 9: Italian sentences that name players.  "Tocca a alice_nc",
-"bruno_nc e elena_nc" and "tonino1962 e Tu" become "Tocca ad alice_nc",
+"""accounts/names.py (issue 28, item 9): Italian sentences that name players.  "Tocca a
+alice_nc", "bruno_nc e elena_nc" and "tonino1962 e Tu" become "Tocca ad alice_nc",
 "bruno_nc ed elena_nc" and "tonino1962 e tu": every sentence naming players goes
 through ``accounts.names`` (the live templates' ``{% trans %}`` too)."""
 

@@ -83,6 +83,16 @@ def tables(live_site: LiveSite) -> dict[str, str]:
     return codes
 
 
+@pytest.fixture(scope="module")
+def signed_in(browser: Any, live_site: LiveSite, tables: dict[str, str]) -> dict[str, Any]:
+    """PLAYER's cookies, signed in once for every page of the module."""
+    page = new_page(browser, SIZES["1280x800"], [])
+    log_in(page, live_site.url, PLAYER)
+    state: dict[str, Any] = page.context.storage_state()
+    page.context.close()
+    return state
+
+
 def boxes(page: Any, selector: str) -> list[dict[str, float]]:
     """The boxes of what ``selector`` matches (each as the page lays it out now)."""
     found: list[dict[str, float]] = page.evaluate(
@@ -127,6 +137,7 @@ def test_the_whole_table_fits_one_screen_at_every_size(
     browser: Any,
     live_site: LiveSite,
     tables: dict[str, str],
+    signed_in: dict[str, Any],
     artifacts: Path,
     players: int,
     stage: str,
@@ -134,8 +145,7 @@ def test_the_whole_table_fits_one_screen_at_every_size(
     code = tables[f"{players}-{stage}"]
     errors: list[str] = []
     for size, viewport in SIZES.items():
-        page = new_page(browser, viewport, errors)
-        log_in(page, live_site.url, PLAYER)
+        page = new_page(browser, viewport, errors, storage_state=signed_in)
         page.goto(f"{live_site.url}/t/{code}/")
         page.wait_for_selector("#hand .my-tile")
         page.wait_for_timeout(150)  # fonts and the grid settled

@@ -48,7 +48,7 @@ def console_output() -> Iterator[Callable[[], str]]:
             handler.setStream(old)
 
 
-@pytest.mark.urls("tests.games.test_http_logging")
+@pytest.mark.urls("tests.site.test_log")
 @pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
 def test_a_server_error_is_logged_once_with_method_and_path_and_no_secret(
     debug: bool,

@@ -245,7 +245,7 @@ def test_a_forced_move_is_played_for_the_player_after_two_seconds(anna: User, br
     r = Round.from_hands(
         rules, [["6|6", "6|5", "1|1"], ["0|0", "2|2", "3|3"]], boneyard=[], dealer=1
     )
-    # dealt a while ago: the clock keeps quiet for a moment after a deal (test_fair_first_move)
+    # dealt a while ago: the clock keeps quiet for a moment after a deal (test_services_play)
     dealt = timezone.now() - timedelta(seconds=10)
     Hand.objects.filter(table=table).update(initial_position=r.initial_position, created_at=dealt)
     services.move_submit(table_id=table.pk, user=anna, move="6|6L", version=version_of(table))
@@ -269,7 +269,7 @@ def test_vs_computer_and_friends_have_no_clock_unless_the_host_chose_one(
     services.table_start(table_id=timed.pk, by=anna, version=version_of(timed))
     deadline = turn_deadline(timed)
     assert deadline is not None
-    # the opening: the whole turn and a grace, however forced (test_fair_first_move)
+    # the opening: the whole turn and a grace, however forced (test_services_play)
     expected = 30 + HAND_START_GRACE
     assert expected - 2 < (deadline.due_at - timezone.now()).total_seconds() <= expected
     with pytest.raises(GameError):

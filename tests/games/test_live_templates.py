@@ -1,106 +1,25 @@
-"""What a player sees at the table: who is who, what just happened, one move
-where there is nothing to choose, the error pages and the new-table form."""
+"""The table's live templates (templates/live/games/) as a player sees them: one move
+where there is nothing to choose, the open ends, what just happened, the tab's title,
+the scoreboard, and tiles drawn from the page's one set of bodies and pips."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
-from django.test import Client, RequestFactory
+from django.test import Client
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.views.defaults import server_error
+from django.utils import translation
 
 from accounts.models import User
-from deadlines.services import run_due
 from games import services
-from games.bot_names import BOT_NAMES
 from games.engine import ALL_TILES, Tile
 from games.models import Table
-from games.records import load_match
 from games.selectors import table_view
-from tests.fixtures import DUELLO, PAIRS, version_of
+from tests.fixtures import DUELLO, version_of
 
 pytestmark = pytest.mark.django_db
-
-
-def _bot_names(table: Table) -> list[str]:
-    return [s.bot_name for s in table.seats.order_by("number") if s.is_bot]
-
-
-def test_every_bot_at_a_four_player_table_has_its_own_name_from_its_levels_list(
-    anna: User,
-) -> None:
-    for level in BOT_NAMES:
-        table = services.table_create(
-            host=anna, mode=Table.Mode.COMPUTER, rules=PAIRS, bot_level=level
-        )
-        names = _bot_names(table)
-        assert len(names) == 3 and len(set(names)) == 3
-        assert set(names) <= set(BOT_NAMES[level])
-        assert table.seats.get(number=0).bot_name == ""  # the host is a person
-
-
-def test_bots_the_host_adds_get_names_distinct_at_the_table_and_lose_them_when_removed(
-    anna: User,
-) -> None:
-    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS)
-    services.table_set_bot(
-        table_id=table.pk, by=anna, seat_number=1, level="hard", version=version_of(table)
-    )
-    services.table_fill_with_bots(
-        table_id=table.pk, by=anna, level="hard", version=version_of(table)
-    )
-    names = _bot_names(table)
-    assert len(set(names)) == 3 and set(names) <= set(BOT_NAMES["hard"])
-    swapped = table.seats.get(number=1).bot_name
-    services.table_swap_seats(table_id=table.pk, by=anna, a=0, b=1, version=version_of(table))
-    assert table.seats.get(number=0).bot_name == swapped  # the name goes with the bot
-    services.table_set_bot(
-        table_id=table.pk, by=anna, seat_number=3, level="", version=version_of(table)
-    )
-    assert table.seats.get(number=3).bot_name == ""
-
-
-def _play_the_hand_out(table: Table, person: User) -> None:
-    """The person plays their first legal move; the bots play when their time comes."""
-    for _ in range(200):
-        table.refresh_from_db()
-        match = load_match(table)
-        if match.round.over:
-            return
-        if match.round.turn == 0:
-            services.move_submit(
-                table_id=table.pk,
-                user=person,
-                move=str(match.round.legal_moves()[0]),
-                version=table.version,
-            )
-        else:
-            run_due(now=timezone.now() + timedelta(minutes=5))
-    raise AssertionError("the hand did not end")
-
-
-def test_a_bots_name_is_the_same_on_its_seat_the_log_the_result_and_the_scoreboard(
-    anna: User,
-) -> None:
-    table = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=PAIRS)
-    bots = set(_bot_names(table))
-    _play_the_hand_out(table, anna)
-    tv = table_view(table=table, user=anna)
-    assert {s.name for s in tv.seats} == bots | {"You"}
-    assert {line.name for line in tv.log} <= bots | {"You"}
-    assert {line.name for line in tv.log} & bots  # the bots moved, under their names
-    assert {r.name for r in tv.revealed} == bots | {"You"}
-    partner = table.seats.get(number=2).bot_name
-    assert any(s.names == f"You & {partner}" for s in tv.scores)
-    page = render_to_string("games/_live.html", {"tv": tv, "share_url": ""})
-    for name in bots:
-        assert page.count(name) >= 3  # seat card, log or result, scoreboard
 
 
 def _position(line: str, mine: list[str], theirs: list[str]) -> str:
@@ -188,69 +107,6 @@ def test_the_scoreboard_shows_progress_to_the_target(friends_table: Table) -> No
     tv = table_view(table=friends_table, user=friends_table.host)
     page = render_to_string("games/_scores.html", {"tv": tv})
     assert page.count("/ 100") == 2 and page.count('class="progress"') == 2
-
-
-@pytest.fixture
-def no_debug(settings: Any) -> None:
-    settings.DEBUG = False
-
-
-@pytest.mark.usefixtures("no_debug")
-def test_a_mistyped_table_link_shows_the_sites_404_page_in_both_languages(
-    english: Client,
-) -> None:
-    italian = Client().get("/t/nessuno/")
-    assert italian.status_code == 404
-    assert "Questa pagina non è sul tavolo" in italian.content.decode()
-    assert 'name="viewport"' in italian.content.decode()
-    page = english.get("/t/nobody/").content.decode()
-    assert "This page is not on the table" in page and 'class="topbar"' in page
-
-
-def test_the_500_page_is_the_sites_and_needs_nothing_that_could_fail(rf: RequestFactory) -> None:
-    for language, text in (("it", "Qualcosa è andato storto"), ("en", "Something went wrong")):
-        with translation.override(language):
-            response = server_error(rf.get("/"))
-        assert response.status_code == 500
-        page = response.content.decode()
-        assert text in page and "site.css" in page and 'name="viewport"' in page
-
-
-def _form(client: Client, **data: str) -> str:
-    response = client.get(reverse("table_new"), data, headers={"HX-Request": "true"})
-    return str(response.content.decode())
-
-
-def _selected(page: str, field: str) -> str:
-    select = page.split(f'name="{field}"')[1].split("</select>")[0]
-    return select.split(" selected>")[0].rsplit('value="', 1)[1].split('"')[0]
-
-
-def test_changing_the_game_resets_the_target_to_that_games_default(english: Client) -> None:
-    page = _form(english, preset="luciano", shown_preset="domino", target="150", mode="computer")
-    assert _selected(page, "target") == "100"
-    same = _form(english, preset="luciano", shown_preset="luciano", target="150", mode="computer")
-    assert _selected(same, "target") == "150"  # a change of something else keeps the choice
-
-
-def test_four_players_with_seven_tiles_say_there_is_no_boneyard(english: Client) -> None:
-    page = _form(english, preset="domino", shown_preset="domino", seating="4p", hand_size="7")
-    draw = page.split('name="draw"')[1].split("</select>")[0]
-    assert "no boneyard" in draw and "draw from the boneyard" not in draw
-    five = _form(english, preset="domino", shown_preset="domino", seating="4p", hand_size="5")
-    assert "draw from the boneyard" in five.split('name="draw"')[1].split("</select>")[0]
-
-
-def test_the_profile_hides_an_xp_bar_with_no_xp(
-    client: Client, make_user: Callable[..., User]
-) -> None:
-    carla = make_user("carla")
-    client.force_login(carla)
-    page = client.get(reverse("accounts:me")).content.decode()
-    assert "<progress" not in page
-    carla.xp = 150
-    carla.save()
-    assert "<progress" in client.get(reverse("accounts:me")).content.decode()
 
 
 def test_tiles_are_drawn_from_the_pages_one_set_of_bodies_and_pips(

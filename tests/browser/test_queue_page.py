@@ -1,7 +1,7 @@
-"""Issue 28, items 4 and 8, in a real browser: four in pairs with seven tiles is
-described as the block game the table plays, on the waiting screen, at the table
-and on the home page's list, and the game is named by its real mode (online,
-completed by simulated players)."""
+"""The waiting screen, then the table and the home page, in a real browser (issue 28,
+items 4 and 8): four in pairs with seven tiles is described as the block game the
+table plays, on the waiting screen, at the table and on the home page's list, and the
+game is named by its real mode (online, completed by simulated players)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_online import choose, log_in, make_players
+from .test_lobby_page import choose, log_in, make_players
 from .test_play_in_the_browser import new_page
 
 pytestmark = pytest.mark.browser

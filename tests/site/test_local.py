@@ -1,8 +1,8 @@
-"""Issue 28, item 2: ``make run`` served with debug on, and a stale link showed
-Django's technical 404 with every URL pattern.  ``make run`` starts
-``python -m domino_site.local``: debug off, the site's own pages, static files
-through WhiteNoise, plain HTTP on 127.0.0.1, a secret key made and kept on the
-first run.  ``make dev`` adds ``--dev``: debug on.  Each case starts the server
+"""domino_site/local.py, what ``make run`` starts (issue 28, item 2): ``make run`` served
+with debug on, and a stale link showed Django's technical 404 with every URL pattern.
+``make run`` starts ``python -m domino_site.local``: debug off, the site's own pages,
+static files through WhiteNoise, plain HTTP on 127.0.0.1, a secret key made and kept
+on the first run.  ``make dev`` adds ``--dev``: debug on.  Each case starts the server
 exactly so, in a fresh process, on a fresh database."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import pytest
 
 from domino_site import scaled
 from domino_site.local import local_environment
+from tests.fixtures import COLLECTED_STATIC, static_files_collected
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,12 +40,13 @@ class Served:
 
 
 def fresh_environment(workdir: Path) -> dict[str, str]:
-    """A machine with nothing configured, but the database, the collected files and
-    the kept key in ``workdir`` rather than in the checkout."""
+    """A machine with nothing configured, but the database and the kept key in
+    ``workdir`` rather than in the checkout, and the tests' collected static files
+    (``COLLECTED_STATIC``: collected again only when a source changed)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     env.pop("REDIS_URL", None)
     env["DATABASE_URL"] = f"sqlite:///{workdir / 'db.sqlite3'}"
-    env["DJANGO_STATIC_ROOT"] = str(workdir / "static")
+    env["DJANGO_STATIC_ROOT"] = str(COLLECTED_STATIC)
     env["DJANGO_SECRET_KEY_FILE"] = str(workdir / "secret_key")
     return env
 
@@ -79,7 +81,11 @@ def serve(workdir: Path, *options: str) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 def make_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    yield from serve(tmp_path_factory.mktemp("make-run"))
+    started = serve(tmp_path_factory.mktemp("make-run"))
+    with static_files_collected():  # collected by this start if a source changed
+        served = next(started)
+    yield served
+    started.close()
 
 
 @pytest.fixture

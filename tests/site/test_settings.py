@@ -1,7 +1,7 @@
-"""Issue 8, defect 9: with debug off and a real secret key, ``check --deploy``
-warned W004, W008, W012, W016.  Production settings now pass it clean, and the
-site refuses to start with debug off and the development secret key.  Settings
-are read once, at start: each case runs Django in a fresh process."""
+"""domino_site/settings.py in production (issue 8, defect 9): with debug off and a real
+secret key, ``check --deploy`` warned W004, W008, W012, W016.  Production settings now
+pass it clean, and the site refuses to start with debug off and the development secret
+key.  Settings are read once, at start: each case runs Django in a fresh process."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ CHECK_DEPLOY = (
 SHOW_SETTINGS = (
     "import django; django.setup(); from django.conf import settings as s; "
     "print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
-    "s.SECURE_HSTS_SECONDS, getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+    "s.SECURE_HSTS_SECONDS, s.PASSWORD_HASHERS[0].rsplit('.', 1)[1], "
+    "getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
 )
 
 
@@ -63,12 +64,20 @@ def test_debug_off_with_the_development_secret_key_refuses_to_start() -> None:
 
 def test_production_is_https_only_unless_told_otherwise() -> None:
     https = django_process(SHOW_SETTINGS, **production())
-    assert https.stdout.split() == ["True", "True", "True", "31536000", "None"]
+    # …and its passwords hashed slowly, as Django does (the browser tests' site does not)
+    assert https.stdout.split() == [
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "PBKDF2PasswordHasher",
+        "None",
+    ]
     proxied = django_process(
         SHOW_SETTINGS, **production(DJANGO_PROXY_SSL_HEADER="X-Forwarded-Proto: https")
     )
     assert proxied.stdout.strip().endswith("('HTTP_X_FORWARDED_PROTO', 'https')")
     plain = django_process(SHOW_SETTINGS, **production(DJANGO_HTTPS="0"))
-    assert plain.stdout.split() == ["False", "False", "False", "0", "None"]
+    assert plain.stdout.split() == ["False", "False", "False", "0", "PBKDF2PasswordHasher", "None"]
     development = django_process(SHOW_SETTINGS)
     assert development.stdout.split()[:4] == ["False", "False", "False", "0"]
