@@ -71,11 +71,21 @@
       var n = Number(li.dataset.step);
       li.classList.toggle("future", n > at);
       li.classList.toggle("current", n === at);
+      if (n === at) keepInView(li);
     });
     hand.slider.value = String(at);
     hand.output.textContent = hand.output.dataset.format
       .replace("{at}", String(at))
       .replace("{of}", String(last));
+  }
+
+  // The log scrolls inside its own box: the move shown stays in sight, the page does not move.
+  function keepInView(li) {
+    var box = li.parentElement;
+    var top = li.offsetTop - box.offsetTop;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (top + li.offsetHeight > box.scrollTop + box.clientHeight)
+      box.scrollTop = top + li.offsetHeight - box.clientHeight;
   }
 
   function go(hand, where) {

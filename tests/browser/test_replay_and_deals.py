@@ -100,9 +100,10 @@ while True:
 # The coach's verdict on the hand's second move, as the worker writes one.
 from games.models import Hand, MoveReview
 hand = Hand.objects.get(table=table, number=0)
-MoveReview.objects.create(hand=hand, ply=1, seat=hand.moves.get(ply=1).seat, loss=20.0,
-                          mark="blunder", preferred="6|6L", reason="heavy_double",
-                          params={"tile": "6|6"})
+# (update_or_create: the site's worker may have reviewed the hand already)
+MoveReview.objects.update_or_create(hand=hand, ply=1, defaults=dict(
+    seat=hand.moves.get(ply=1).seat, loss=20.0, mark="blunder", preferred="6|6L",
+    reason="heavy_double", params={"tile": "6|6"}))
 print(table.code)
 """
 
@@ -150,6 +151,12 @@ def test_a_finished_match_replays_move_by_move_on_a_phone(
     assert line_tiles(page) == 0
     page.keyboard.press("End")
     assert page.evaluate(FITS)
+    # The log scrolls in its own box: the last move, the one shown, is in sight.
+    assert hand.locator(".replay-log").evaluate(
+        "(box) => { const li = box.querySelector('li.current').getBoundingClientRect();"
+        " const b = box.getBoundingClientRect();"
+        " return li.top >= b.top && li.bottom <= b.bottom + 1; }"
+    )
     assert "Punteggio finale" in page.locator(".replay-final").inner_text()
     page.screenshot(path=artifacts / "replay-phone.png", full_page=True)
 
