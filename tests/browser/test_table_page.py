@@ -239,7 +239,11 @@ print(table.code)
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
     log_in(page, live_site.url, "ezio_b")
+    frames: list[object] = []  # the socket's first view clears any toast: wait for it
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
     page.goto(f"{live_site.url}/t/{code}/")
+    while not frames:
+        page.wait_for_timeout(50)
     assert page.locator("#board .end-target").first.is_hidden()  # offered once a tile is chosen
     page.click("#hand .my-tile[data-tile='4|2'] .tile-select")
     right = page.locator("#board .end-target[data-end='right']")
