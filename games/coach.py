@@ -9,12 +9,17 @@ deadline row; a unique (hand, ply) makes a second write of the same move a no-op
 So that a hand with several people never holds the worker for long, one pass
 analyses moves for at most :data:`SLICE` seconds and sets the deadline again for the
 rest.  Bots' moves and the clock's are not reviewed: only ``Move.Actor.PERSON``.
+
+Reviews are background work: a process gives them at most ``settings.COACH_SHARE``
+of one core over time (after a slice of ``s`` seconds the coach rests
+``s * (1 / share - 1)``; a review due meanwhile is put off until then), so a busy
+server ending many hands a second keeps its moves fast and reviews arrive later.
 """
 
 from __future__ import annotations
 
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -32,12 +37,29 @@ from games.models import Move as StoredMove
 #: deadlines (bots' moves, clocks) go first; the rest waits for the next pass.
 SLICE = 0.5
 
+#: Hands waiting for a review beyond which a finished hand is not queued at all (a
+#: saturated server: the backlog would only grow, and crowd the worker's claims).
+BACKLOG = 100
+
+#: Until when this process's coach rests (see the module's docstring).
+_resting_until: datetime | None = None
+
+
+def _rest_after(now: datetime, spent: float) -> None:
+    global _resting_until
+    share = settings.COACH_SHARE
+    if share < 1:
+        _resting_until = now + timedelta(seconds=spent * (1 / share - 1))
+
 
 def review_later(hand: Hand, seats: list[Seat], now: datetime) -> None:
     """Ask the worker to review ``hand`` (call in the transaction that ends it), if a
     person sits at the table: bots' hands are not reviewed."""
-    if any(not seat.is_bot and seat.user_id is not None for seat in seats):
-        set_deadline(COACH, now, key=_key(hand))
+    if not any(not seat.is_bot and seat.user_id is not None for seat in seats):
+        return
+    if Deadline.objects.filter(kind=COACH).count() >= BACKLOG:
+        return  # the coach is far behind: this hand goes without a review
+    set_deadline(COACH, now, key=_key(hand))
 
 
 def _key(hand: Hand) -> str:
@@ -79,11 +101,18 @@ def analyse(
 @handles(COACH)
 def review_hand_moves(claimed: Deadline, now: datetime) -> bool:
     """The worker's step for a finished hand: review some of its moves, store them."""
+    if _resting_until is not None and now < _resting_until:
+        with transaction.atomic():
+            if still_due(claimed) is not None:  # put off, not dropped
+                set_deadline(COACH, _resting_until, key=claimed.key)
+        return False
+    started = time.perf_counter()
     hand_id = int(claimed.key.partition(":")[2])
     hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
     moves = list(hand.moves.order_by("ply")) if hand is not None and hand.over else []
     todo = pending_plies(hand, moves) if hand is not None and moves else []
     reviews = analyse(hand, moves, todo, budget=SLICE) if hand is not None and todo else []
+    _rest_after(now, time.perf_counter() - started)
     with transaction.atomic():
         deadline = still_due(claimed)  # the row is the subject: a finished hand never moves
         if deadline is None:

@@ -40,6 +40,7 @@ def quick_coach(settings: pytest.FixtureRequest) -> None:
     """The coach reviews finished hands at a few deals a decision: the tests that end
     hands check what happens, not how well it judges (tests/engine/test_coach.py does)."""
     settings.COACH_ITERATIONS = 40  # type: ignore[attr-defined]
+    settings.COACH_SHARE = 1.0  # type: ignore[attr-defined]  # no rest (tests/games/test_coach.py checks it)
 
 
 @pytest.fixture(autouse=True)

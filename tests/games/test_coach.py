@@ -162,3 +162,37 @@ def test_two_workers_holding_the_same_review_write_it_once(anna: User) -> None:
         persons
     )
     assert not Deadline.objects.filter(kind=COACH).exists()
+
+
+def test_a_busy_coach_rests_so_reviews_wait_instead_of_slowing_the_tables(
+    duel: Table, settings: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import coach
+
+    settings.COACH_SHARE = 0.1  # type: ignore[attr-defined]
+    monkeypatch.setattr(coach, "_resting_until", None)
+    hand = play_first_hand(duel, random.Random(4))
+    now = later()
+    run_due(now=now)
+    assert MoveReview.objects.filter(hand=hand).exists()
+    resting_until = coach._resting_until
+    assert resting_until is not None and resting_until > now  # nine times the slice it took
+
+    # Another review due meanwhile is put off until the rest is over, not dropped.
+    set_deadline(COACH, now, key=f"coach:{hand.pk}")
+    run_due(now=now)
+    put_off = Deadline.objects.get(kind=COACH, key=f"coach:{hand.pk}")
+    assert put_off.due_at == resting_until
+    run_due(now=resting_until + timedelta(seconds=1))
+    assert not Deadline.objects.filter(kind=COACH).exists()
+
+
+def test_a_coach_far_behind_does_not_queue_more_hands(
+    duel: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import coach
+
+    monkeypatch.setattr(coach, "BACKLOG", 1)
+    set_deadline(COACH, later() + timedelta(hours=1), key="coach:elsewhere")
+    hand = play_first_hand(duel, random.Random(4))
+    assert not Deadline.objects.filter(kind=COACH, key=f"coach:{hand.pk}").exists()
