@@ -314,7 +314,7 @@ GAME_CLOCK_ENABLED = env_flag("GAME_CLOCK_ENABLED", True)
 # fewer make it quicker and coarser (the tests use few: they check the plumbing).
 COACH_ITERATIONS = int(os.environ.get("COACH_ITERATIONS", "1000"))
 # The share of one core a process's worker gives the coach over time: busy tables end
-# many hands a second, and their reviews wait rather than slow the tables down.
+# many hands a second, and their reviews wait rather than slow the tables down; 0: off.
 COACH_SHARE = float(os.environ.get("COACH_SHARE", "0.1"))
 
 # Online play: seconds a forming room waits for people before simulated players complete it.

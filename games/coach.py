@@ -55,8 +55,10 @@ def _rest_after(now: datetime, spent: float) -> None:
 def review_later(hand: Hand, seats: list[Seat], now: datetime) -> None:
     """Ask the worker to review ``hand`` (call in the transaction that ends it), if a
     person sits at the table: bots' hands are not reviewed."""
-    if not any(not seat.is_bot and seat.user_id is not None for seat in seats):
-        return
+    if settings.COACH_SHARE <= 0 or not any(
+        not seat.is_bot and seat.user_id is not None for seat in seats
+    ):
+        return  # the coach is off, or nobody but bots played
     if Deadline.objects.filter(kind=COACH).count() >= BACKLOG:
         return  # the coach is far behind: this hand goes without a review
     set_deadline(COACH, now, key=_key(hand))
