@@ -58,9 +58,7 @@ def record(request: HttpRequest, code: str) -> HttpResponse:
     text = record_of(table)
     if text is None:
         raise Http404
-    response = HttpResponse(text + "\n", content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="domino-{table.code}.txt"'
-    return response
+    return _file(text, "text/plain; charset=utf-8", f'inline; filename="domino-{table.code}.txt"')
 
 
 def proofs(request: HttpRequest, code: str) -> HttpResponse:
@@ -69,8 +67,13 @@ def proofs(request: HttpRequest, code: str) -> HttpResponse:
     text = match_proofs(table)
     if text is None:
         raise Http404
-    response = HttpResponse(text + "\n", content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="domino-{table.code}-deals.json"'
+    name = f"domino-{table.code}-deals.json"
+    return _file(text, "application/json", f'attachment; filename="{name}"')
+
+
+def _file(text: str, content_type: str, disposition: str) -> HttpResponse:
+    response = HttpResponse(text + "\n", content_type=content_type)
+    response["Content-Disposition"] = disposition
     return response
 
 
