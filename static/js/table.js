@@ -15,6 +15,7 @@
   var offline = false;
   var flashTimer = null;
   var chosenTile = null; // a tile that fits both ends, chosen: the line's ends are targets
+  var sentAt = -1; // the table's version when the last move left
   var socket = null; // the websocket's wrapper (htmx's extension), to send a seed
   var seededFor = {}; // commitments this page sent a seed for, since the socket opened
 
@@ -147,9 +148,11 @@
   }
 
   // ---- after every frame (and once on load) ----
-  function afterFrame(first) {
-    live.classList.remove("sending");
+  // A move sent waits for its answer: a newer version, or a note saying why not (a frame
+  // about something else, e.g. another seat's seed, must not free the hand for a 2nd send).
+  function afterFrame(first, answered) {
     var h = head();
+    if (first || answered || !h || +h.dataset.version !== sentAt) live.classList.remove("sending");
     if (!h) return;
     if (h.dataset.title) document.title = h.dataset.title;
     syncSoundToggle();
@@ -220,7 +223,9 @@
     }
   });
   live.addEventListener("htmx:wsAfterSend", function (e) {
-    if (e.target.closest("#hand")) live.classList.add("sending");
+    if (!e.target.closest("#hand")) return;
+    live.classList.add("sending");
+    sentAt = head() ? +head().dataset.version : -1;
   });
 
   // Capture: a second click on the hand before the next frame never reaches htmx.
@@ -273,9 +278,10 @@
     if (box) box.value = "";
   }
 
-  live.addEventListener("htmx:wsAfterMessage", function () {
+  live.addEventListener("htmx:wsAfterMessage", function (e) {
     afterInvite();
-    afterFrame(false);
+    var message = (e.detail && e.detail.message) || "";
+    afterFrame(false, typeof message === "string" && message.indexOf('class="flash ') >= 0);
   });
   afterFrame(true);
 })();

@@ -126,7 +126,8 @@ function draw(frame, message) {
   live.querySelector("#replay")?.remove(); // the site's replays are of its own tables
   keep(GAME, { settings, saved: frame.saved });
   if (frame.over) archive(frame.saved, frame.summary);
-  live.dispatchEvent(new CustomEvent("htmx:wsAfterMessage")); // table.js: title, sounds, animation
+  // table.js: title, sounds, animation; a note (flash) answers a move as a new version does
+  live.dispatchEvent(new CustomEvent("htmx:wsAfterMessage", { detail: { message: frame.flash || "" } }));
   document.documentElement.dataset.offlineVersion = String(frame.version);
   performance.mark("offline-frame", { detail: { asked: message.asked, thought: frame.thought_ms } });
   requestAnimationFrame(() => performance.mark("offline-drawn")); // the frame on the screen

@@ -155,6 +155,72 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     assert errors == []
 
 
+class MoveAnswerHeld:
+    """The table's socket, with the server's frames held back from the moment the page
+    sends a move: ``moves`` are the moves the server received, ``last_frame`` the last
+    frame the page got before that move (a frame at the version the move was sent at)."""
+
+    def __init__(self, page: Any) -> None:
+        self.moves: list[str | bytes] = []
+        self.held: list[str | bytes] = []
+        self.last_frame: str | bytes = ""
+        self.to_page: Any = None
+        page.route_web_socket(re.compile(r"/ws/table/"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.to_page = ws
+
+        def from_page(message: str | bytes) -> None:
+            if '"move"' in str(message):
+                self.moves.append(message)
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if self.moves:
+                self.held.append(message)
+            else:
+                self.last_frame = message
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def release(self) -> None:
+        for message in self.held:
+            self.to_page.send(message)
+        self.held.clear()
+
+
+def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_move(
+    browser: Any, live_site: LiveSite
+) -> None:
+    """Between a move and its answer another frame can arrive (someone came or went, a
+    seat's seed): the hand still waits for the move's own answer, so a double tap
+    that straddles that frame sends one move, not two."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    relay = MoveAnswerHeld(page)
+    new_four_player_table(page, live_site.url)
+    wait_for_my_turn(page)
+    before = table_version(page)
+    page.locator(MY_MOVES).first.click()
+    page.wait_for_timeout(300)
+    assert len(relay.moves) == 1
+    relay.to_page.send(relay.last_frame)  # a frame at the version the move was sent at
+    page.wait_for_timeout(300)
+    page.locator(MY_MOVES).first.click()
+    page.wait_for_timeout(300)
+    assert len(relay.moves) == 1, relay.moves
+    relay.release()
+    page.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version > v", arg=before
+    )
+    assert len(relay.moves) == 1
+    assert page.locator("#flash .flash").count() == 0
+    assert not errors, errors
+
+
 def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sent(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:

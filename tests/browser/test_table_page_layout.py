@@ -50,7 +50,7 @@ def wanted(r, stage):
 
 def position(rules, length, stage):
     for seed in range(2000):
-        r, bot = Round.deal(rules, rng=random.Random(seed)), make_bot("easy")
+        r, bot = Round.deal(rules, rng=random.Random(seed)), make_bot("easy", seed=seed)
         while not r.over:
             if len(r.line) >= length and r.turn == 0:
                 if wanted(r, stage):
