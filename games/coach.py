@@ -59,7 +59,7 @@ def review_later(hand: Hand, seats: list[Seat], now: datetime) -> None:
         not seat.is_bot and seat.user_id is not None for seat in seats
     ):
         return  # the coach is off, or nobody but bots played
-    if Deadline.objects.filter(kind=COACH).count() >= BACKLOG:
+    if Deadline.objects.filter(kind=COACH).order_by()[BACKLOG - 1 : BACKLOG].exists():
         return  # the coach is far behind: this hand goes without a review
     set_deadline(COACH, now, key=_key(hand))
 
