@@ -4,11 +4,11 @@
 >>> r = Round.from_position(PRESETS["duello"],
 ...     "hands=6|6,6|1/1|0 boneyard=2|2 line=- turn=0 dealer=1 opener=6|6")
 >>> r.legal_moves()
-[Play(Tile(6, 6), 'left')]
+(Play(Tile(6, 6), 'left'),)
 >>> r.play(Play(Tile(6, 6), "left")); r.legal_moves()
-[Draw()]
+(Draw(),)
 >>> r.play(Draw()); r.legal_moves()
-[Pass()]
+(Pass(),)
 >>> r.play(Pass()); str(r)
 'hands=6|1/1|0,2|2 boneyard=- line=6|6 turn=0 dealer=1'
 >>> r.pop(), str(r)  # take the pass back
@@ -126,6 +126,12 @@ _KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
 # (up to 13 tiles fit two ends: 49 * 2**13 keys in all, most of them never met).
 _LEGAL_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
 _MAX_CACHED: Final = 1 << 16
+
+
+# The moves when nothing fits, and the forced opening plays by tile.
+_ONLY_DRAW: Final[tuple[Move, ...]] = (DRAW,)
+_ONLY_PASS: Final[tuple[Move, ...]] = (PASS,)
+_OPENINGS: Final[tuple[tuple[Move, ...], ...]] = tuple((left,) for left, _ in _PLAYS)
 
 
 def _legal_plays(key: int) -> tuple[Play, ...]:
@@ -536,25 +542,27 @@ class Round:
         lasts (in a draw game), else pass."""
         return DRAW if self._draw and self._pile else PASS
 
-    def legal_moves(self) -> list[Move]:
-        """Every move the seat to act may make; empty once the hand is over."""
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every move the seat to act may make; empty once the hand is over.
+
+        The tuple is shared (read from a table), never built per call."""
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
             key = fits << 6 | code
             try:
-                return [*_LEGAL_PLAYS[key]]
+                return _LEGAL_PLAYS[key]
             except KeyError:
-                return [*_legal_plays(key)]
+                return _legal_plays(key)
         if self.over:
-            return []
+            return ()
         if code == EMPTY_LINE:
             if self._opening != _ANY:
-                return [_PLAYS[self._opening][0]]
-            return [_PLAYS[i][0] for i in indices(self._hands[self.turn])]
+                return _OPENINGS[self._opening]
+            return tuple(_PLAYS[i][0] for i in indices(self._hands[self.turn]))
         if self._draw and self._pile:
-            return [DRAW]
-        return [PASS]
+            return _ONLY_DRAW
+        return _ONLY_PASS
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (docs/rules.md §5); None for a spectator."""
@@ -572,7 +580,7 @@ class Round:
             turn=self.turn,
             dealer=self.dealer,
             log=log,
-            legal_moves=tuple(self.legal_moves()) if seat == self.turn else (),
+            legal_moves=self.legal_moves() if seat == self.turn else (),
             result=self.result,
             revealed=self.hands if over else None,
         )
