@@ -26,6 +26,7 @@ line, the log and the text forms are built when read.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections import deque
@@ -79,9 +80,11 @@ if TYPE_CHECKING:
 BLOCKED: Final = -1
 
 _ANY = -1  # opening: any tile of the opener's hand (the previous winner opens)
-_DOUBLES_HIGH_FIRST = tuple(Tile(n, n).index for n in range(6, -1, -1))
 _DECK: Final = tuple(range(len(ALL_TILES)))
 _BIT: Final = tuple(1 << i for i in _DECK)
+_INDEX_OF_BIT: Final = {bit: i for i, bit in enumerate(_BIT)}
+# (index, bit) of each double, the highest first.
+_DOUBLES_HIGH_FIRST: Final = tuple((t.index, t.bit) for t in (Tile(n, n) for n in range(6, -1, -1)))
 _NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
 
 # The open ends are one number, their code: left * 7 + right, EMPTY_LINE before
@@ -149,11 +152,12 @@ def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
     The highest double; failing that the heaviest tile, the first seat in play
     order (from the dealer's left) winning a tie, and the higher half first.
     """
-    for index in _DOUBLES_HIGH_FIRST:
-        bit = 1 << index
-        for seat, hand in enumerate(hands):
-            if hand & bit:
-                return seat, index
+    dealt = sum(hands)  # the hands hold different tiles
+    for index, bit in _DOUBLES_HIGH_FIRST:
+        if dealt & bit:
+            for seat, hand in enumerate(hands):
+                if hand & bit:
+                    return seat, index
     players = len(hands)
     best: tuple[int, int] | None = None
     best_value = -1
@@ -170,6 +174,12 @@ def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
     return best
 
 
+@functools.cache
+def _hand_slices(players: int, size: int) -> tuple[slice, ...]:
+    """Where each seat's tiles lie in a shuffled deck."""
+    return tuple(slice(start, start + size) for start in range(0, players * size, size))
+
+
 def shuffled(rng: random.Random) -> list[int]:
     """The 28 tiles' bits in the order ``rng.shuffle`` leaves them, drawn as it draws.
 
@@ -179,7 +189,7 @@ def shuffled(rng: random.Random) -> list[int]:
     """
     deck = list(_BIT)
     kind = type(rng)
-    if (
+    if kind is not random.Random and (
         kind.shuffle is not random.Random.shuffle
         or _RANDBELOW is None
         or (getattr(kind, "_randbelow", None) is not _RANDBELOW)
@@ -286,7 +296,7 @@ class Round:
         self._begin(rules, dealer, list(hands), pile, tuple(line), turn, opening)
         if empty:
             self._end(empty[0])
-        elif line and not (rules.draw and pile) and not self._anyone_fits(self._ends):
+        elif line and not (rules.draw and pile) and not sum(hands) & _OPEN[self._ends]:
             self._end(BLOCKED)
 
     def _begin(
@@ -339,10 +349,11 @@ class Round:
                 f"the dealer must be a seat from 0 to {rules.players - 1}, not {dealer}"
             )
         deck = shuffled(rng or secrets.SystemRandom())
-        size = rules.hand_size
-        dealt = rules.players * size
-        hands = [sum(deck[start : start + size]) for start in range(0, dealt, size)]
-        pile = [bit.bit_length() - 1 for bit in reversed(deck[dealt:])]  # next to draw last
+        hands_at = _hand_slices(rules.players, rules.hand_size)
+        # map() sums the hands and reads the pile without a Python loop.
+        hands = list(map(sum, map(deck.__getitem__, hands_at)))
+        rest = deck[hands_at[-1].stop :]
+        pile = list(map(_INDEX_OF_BIT.__getitem__, reversed(rest))) if rest else []  # next last
         if opener is None:
             turn, opening = find_opening(hands, dealer)
         elif 0 <= opener < rules.players:
@@ -685,19 +696,16 @@ class Round:
             hand = hands[seat] ^ bit
             hands[seat] = hand
             self._trail.append((move, seat, code))
-            code = move._to[code]  # type: ignore[union-attr]
-            self._ends = code
+            code = self._ends = move._to[code]  # type: ignore[union-attr]
             if not hand:
                 self._end(seat)
                 return
             following = self._next[seat]
+            fits = _OPEN[code]
             # Blocked: nobody can play and nothing can be drawn (the next seat
-            # holding a tile that fits settles it at once, most of the time).
-            if (
-                hands[following] & _OPEN[code]
-                or (self._draw and self._pile)
-                or self._anyone_fits(code)
-            ):
+            # holding a tile that fits settles it at once, most of the time;
+            # the hands hold different tiles, so their sum is every tile held).
+            if hands[following] & fits or (self._draw and self._pile) or sum(hands) & fits:
                 self.turn = following
             else:
                 self._end(BLOCKED)
@@ -709,7 +717,7 @@ class Round:
             i = pile.pop()
             self._trail.append((move, seat, code, i))
             self._hands[seat] |= _BIT[i]
-            if not pile and not self._anyone_fits(code):
+            if not pile and not sum(self._hands) & _OPEN[code]:
                 self._end(BLOCKED)
 
     def pop(self) -> Move:
@@ -757,11 +765,6 @@ class Round:
         if self.over:
             self.over = False
             self._outcome = self._result = None
-
-    def _anyone_fits(self, code: int) -> bool:
-        """Some hand holds a tile that fits the ends ``code``."""
-        fits = _OPEN[code]
-        return any(hand & fits for hand in self._hands)
 
     def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
         """Play on to the end of the hand, unchecked, for searching; return
