@@ -123,27 +123,10 @@ _HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
 _KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
 
 
-# The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
-# tile by tile, the left end first.  Filled as met (a plain dict: its lookup is
-# the fastest), which spares Round.legal_moves a loop; kept to a bounded size
-# (up to 13 tiles fit two ends: 49 * 2**13 keys in all, most of them never met).
-_LEGAL_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
-_MAX_CACHED: Final = 1 << 16
-
-
 # The moves when nothing fits, and the forced opening plays by tile.
 _ONLY_DRAW: Final[tuple[Move, ...]] = (DRAW,)
 _ONLY_PASS: Final[tuple[Move, ...]] = (PASS,)
 _OPENINGS: Final[tuple[tuple[Move, ...], ...]] = tuple((left,) for left, _ in _PLAYS)
-
-
-def _legal_plays(key: int) -> tuple[Play, ...]:
-    fits, at = key >> 6, _FITS_AT[key & 63]
-    tiles = _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]
-    plays = tuple(play for i in tiles for play in at[i])
-    if len(_LEGAL_PLAYS) < _MAX_CACHED:
-        _LEGAL_PLAYS[key] = plays
-    return plays
 
 
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
@@ -554,17 +537,24 @@ class Round:
         return DRAW if self._draw and self._pile else PASS
 
     def legal_moves(self) -> tuple[Move, ...]:
-        """Every move the seat to act may make; empty once the hand is over.
-
-        The tuple is shared (read from a table), never built per call."""
+        """Every move the seat to act may make, in tile order, the left end
+        first; empty once the hand is over.  A tuple: one may be shared."""
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
-            key = fits << 6 | code
-            try:
-                return _LEGAL_PLAYS[key]
-            except KeyError:
-                return _legal_plays(key)
+            # The fitting tiles' plays, tile by tile from the lowest index, each
+            # a small tuple of the table for these ends.  A table of whole answers
+            # by fitting tiles and ends was slower: a random game's answers are
+            # scattered over tens of thousands of entries that the CPU cache misses.
+            at = _FITS_AT[code]
+            high = fits.bit_length() - 1
+            plays = at[high]
+            fits ^= _BIT[high]
+            while fits:
+                high = fits.bit_length() - 1
+                plays = at[high] + plays
+                fits ^= _BIT[high]
+            return plays
         if self.over:
             return ()
         if code == EMPTY_LINE:
