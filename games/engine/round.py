@@ -93,11 +93,11 @@ _LEFT: Final = (*(code // 7 for code in range(EMPTY_LINE)), -1)
 _RIGHT: Final = (*(code % 7 for code in range(EMPTY_LINE)), -1)
 _OPEN: Final = (*(SUIT[code // 7] | SUIT[code % 7] for code in range(EMPTY_LINE)), 0)
 # _FITS_AT[code][i]: the plays of tile i at those ends, left end first (none if it does not fit).
+# A tile's tuples are shared between codes (left, right or both): fewer objects for the
+# CPU cache to hold.
+_TILE_PLAYS: Final = tuple(((), (left,), (right,), (left, right)) for left, right in _PLAYS)
 _FITS_AT: Final = tuple(
-    tuple(
-        tuple(_PLAYS[i][side] for side in (0, 1) if SUIT[(left, right)[side]] >> i & 1)
-        for i in _DECK
-    )
+    tuple(_TILE_PLAYS[i][(SUIT[left] >> i & 1) | (SUIT[right] >> i & 1) << 1] for i in _DECK)
     for left, right in zip(_LEFT[:EMPTY_LINE], _RIGHT[:EMPTY_LINE], strict=True)
 )
 
