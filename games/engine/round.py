@@ -95,7 +95,9 @@ _OPEN: Final = (*(SUIT[code // 7] | SUIT[code % 7] for code in range(EMPTY_LINE)
 # _FITS_AT[code][i]: the plays of tile i at those ends, left end first (none if it does not fit).
 # A tile's tuples are shared between codes (left, right or both): fewer objects for the
 # CPU cache to hold.
-_TILE_PLAYS: Final = tuple(((), (left,), (right,), (left, right)) for left, right in _PLAYS)
+_TILE_PLAYS: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
+    ((), (left,), (right,), (left, right)) for left, right in _PLAYS
+)
 _FITS_AT: Final = tuple(
     tuple(_TILE_PLAYS[i][(SUIT[left] >> i & 1) | (SUIT[right] >> i & 1) << 1] for i in _DECK)
     for left, right in zip(_LEFT[:EMPTY_LINE], _RIGHT[:EMPTY_LINE], strict=True)
@@ -542,10 +544,11 @@ class Round:
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
-            # The fitting tiles' plays, tile by tile from the lowest index, each
-            # a small tuple of the table for these ends.  A table of whole answers
-            # by fitting tiles and ends was slower: a random game's answers are
-            # scattered over tens of thousands of entries that the CPU cache misses.
+            # The fitting tiles' plays in tile order (joined from the highest
+            # tile down), each a small tuple of the table for these ends.  A
+            # table of whole answers by fitting tiles and ends was slower: a
+            # random game's answers are scattered over tens of thousands of
+            # entries, which the CPU cache misses.
             at = _FITS_AT[code]
             high = fits.bit_length() - 1
             plays = at[high]
