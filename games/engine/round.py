@@ -4,11 +4,11 @@
 >>> r = Round.from_position(PRESETS["duello"],
 ...     "hands=6|6,6|1/1|0 boneyard=2|2 line=- turn=0 dealer=1 opener=6|6")
 >>> r.legal_moves()
-[Play(Tile(6, 6), 'left')]
+(Play(Tile(6, 6), 'left'),)
 >>> r.play(Play(Tile(6, 6), "left")); r.legal_moves()
-[Draw()]
+(Draw(),)
 >>> r.play(Draw()); r.legal_moves()
-[Pass()]
+(Pass(),)
 >>> r.play(Pass()); str(r)
 'hands=6|1/1|0,2|2 boneyard=- line=6|6 turn=0 dealer=1'
 >>> r.pop(), str(r)  # take the pass back
@@ -26,6 +26,7 @@ line, the log and the text forms are built when read.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections import deque
@@ -79,9 +80,11 @@ if TYPE_CHECKING:
 BLOCKED: Final = -1
 
 _ANY = -1  # opening: any tile of the opener's hand (the previous winner opens)
-_DOUBLES_HIGH_FIRST = tuple(Tile(n, n).index for n in range(6, -1, -1))
 _DECK: Final = tuple(range(len(ALL_TILES)))
 _BIT: Final = tuple(1 << i for i in _DECK)
+_INDEX_OF_BIT: Final = {bit: i for i, bit in enumerate(_BIT)}
+# (index, bit) of each double, the highest first.
+_DOUBLES_HIGH_FIRST: Final = tuple((t.index, t.bit) for t in (Tile(n, n) for n in range(6, -1, -1)))
 _NEXT_SEAT: Final = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
 
 # The open ends are one number, their code: left * 7 + right, EMPTY_LINE before
@@ -90,11 +93,13 @@ _LEFT: Final = (*(code // 7 for code in range(EMPTY_LINE)), -1)
 _RIGHT: Final = (*(code % 7 for code in range(EMPTY_LINE)), -1)
 _OPEN: Final = (*(SUIT[code // 7] | SUIT[code % 7] for code in range(EMPTY_LINE)), 0)
 # _FITS_AT[code][i]: the plays of tile i at those ends, left end first (none if it does not fit).
+# A tile's tuples are shared between codes (left, right or both): fewer objects for the
+# CPU cache to hold.
+_TILE_PLAYS: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
+    ((), (left,), (right,), (left, right)) for left, right in _PLAYS
+)
 _FITS_AT: Final = tuple(
-    tuple(
-        tuple(_PLAYS[i][side] for side in (0, 1) if SUIT[(left, right)[side]] >> i & 1)
-        for i in _DECK
-    )
+    tuple(_TILE_PLAYS[i][(SUIT[left] >> i & 1) | (SUIT[right] >> i & 1) << 1] for i in _DECK)
     for left, right in zip(_LEFT[:EMPTY_LINE], _RIGHT[:EMPTY_LINE], strict=True)
 )
 
@@ -120,21 +125,10 @@ _HEAVY_HI: Final = tuple(_heaviest(b) for b in _BITS_HI)
 _KEY: Final = tuple(v * 32 + i for i, v in enumerate(VALUE))
 
 
-# The plays of the tiles of ``fits`` at the ends ``code``, by ``fits << 6 | code``:
-# tile by tile, the left end first.  Filled as met (a plain dict: its lookup is
-# the fastest), which spares Round.legal_moves a loop; kept to a bounded size
-# (up to 13 tiles fit two ends: 49 * 2**13 keys in all, most of them never met).
-_LEGAL_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
-_MAX_CACHED: Final = 1 << 16
-
-
-def _legal_plays(key: int) -> tuple[Play, ...]:
-    fits, at = key >> 6, _FITS_AT[key & 63]
-    tiles = _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]
-    plays = tuple(play for i in tiles for play in at[i])
-    if len(_LEGAL_PLAYS) < _MAX_CACHED:
-        _LEGAL_PLAYS[key] = plays
-    return plays
+# The moves when nothing fits, and the forced opening plays by tile.
+_ONLY_DRAW: Final[tuple[Move, ...]] = (DRAW,)
+_ONLY_PASS: Final[tuple[Move, ...]] = (PASS,)
+_OPENINGS: Final[tuple[tuple[Move, ...], ...]] = tuple((left,) for left, _ in _PLAYS)
 
 
 def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
@@ -143,11 +137,12 @@ def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
     The highest double; failing that the heaviest tile, the first seat in play
     order (from the dealer's left) winning a tie, and the higher half first.
     """
-    for index in _DOUBLES_HIGH_FIRST:
-        bit = 1 << index
-        for seat, hand in enumerate(hands):
-            if hand & bit:
-                return seat, index
+    dealt = sum(hands)  # the hands hold different tiles
+    for index, bit in _DOUBLES_HIGH_FIRST:
+        if dealt & bit:
+            for seat, hand in enumerate(hands):
+                if hand & bit:
+                    return seat, index
     players = len(hands)
     best: tuple[int, int] | None = None
     best_value = -1
@@ -164,6 +159,12 @@ def find_opening(hands: Sequence[int], dealer: int) -> tuple[int, int]:
     return best
 
 
+@functools.cache
+def _hand_slices(players: int, size: int) -> tuple[slice, ...]:
+    """Where each seat's tiles lie in a shuffled deck."""
+    return tuple(slice(start, start + size) for start in range(0, players * size, size))
+
+
 def shuffled(rng: random.Random) -> list[int]:
     """The 28 tiles' bits in the order ``rng.shuffle`` leaves them, drawn as it draws.
 
@@ -173,7 +174,7 @@ def shuffled(rng: random.Random) -> list[int]:
     """
     deck = list(_BIT)
     kind = type(rng)
-    if (
+    if kind is not random.Random and (
         kind.shuffle is not random.Random.shuffle
         or _RANDBELOW is None
         or (getattr(kind, "_randbelow", None) is not _RANDBELOW)
@@ -280,7 +281,7 @@ class Round:
         self._begin(rules, dealer, list(hands), pile, tuple(line), turn, opening)
         if empty:
             self._end(empty[0])
-        elif line and not (rules.draw and pile) and not self._anyone_fits(self._ends):
+        elif line and not (rules.draw and pile) and not sum(hands) & _OPEN[self._ends]:
             self._end(BLOCKED)
 
     def _begin(
@@ -333,10 +334,11 @@ class Round:
                 f"the dealer must be a seat from 0 to {rules.players - 1}, not {dealer}"
             )
         deck = shuffled(rng or secrets.SystemRandom())
-        size = rules.hand_size
-        dealt = rules.players * size
-        hands = [sum(deck[start : start + size]) for start in range(0, dealt, size)]
-        pile = [bit.bit_length() - 1 for bit in reversed(deck[dealt:])]  # next to draw last
+        hands_at = _hand_slices(rules.players, rules.hand_size)
+        # map() sums the hands and reads the pile without a Python loop.
+        hands = list(map(sum, map(deck.__getitem__, hands_at)))
+        rest = deck[hands_at[-1].stop :]
+        pile = list(map(_INDEX_OF_BIT.__getitem__, reversed(rest))) if rest else []  # next last
         if opener is None:
             turn, opening = find_opening(hands, dealer)
         elif 0 <= opener < rules.players:
@@ -536,25 +538,35 @@ class Round:
         lasts (in a draw game), else pass."""
         return DRAW if self._draw and self._pile else PASS
 
-    def legal_moves(self) -> list[Move]:
-        """Every move the seat to act may make; empty once the hand is over."""
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every move the seat to act may make, in tile order, the left end
+        first; empty once the hand is over.  A tuple: one may be shared."""
         code = self._ends
         fits = self._hands[self.turn] & _OPEN[code]  # never a tile once the hand is over
         if fits:
-            key = fits << 6 | code
-            try:
-                return [*_LEGAL_PLAYS[key]]
-            except KeyError:
-                return [*_legal_plays(key)]
+            # The fitting tiles' plays in tile order (joined from the highest
+            # tile down), each a small tuple of the table for these ends.  A
+            # table of whole answers by fitting tiles and ends was slower: a
+            # random game's answers are scattered over tens of thousands of
+            # entries, which the CPU cache misses.
+            at = _FITS_AT[code]
+            high = fits.bit_length() - 1
+            plays = at[high]
+            fits ^= _BIT[high]
+            while fits:
+                high = fits.bit_length() - 1
+                plays = at[high] + plays
+                fits ^= _BIT[high]
+            return plays
         if self.over:
-            return []
+            return ()
         if code == EMPTY_LINE:
             if self._opening != _ANY:
-                return [_PLAYS[self._opening][0]]
-            return [_PLAYS[i][0] for i in indices(self._hands[self.turn])]
+                return _OPENINGS[self._opening]
+            return tuple(_PLAYS[i][0] for i in indices(self._hands[self.turn]))
         if self._draw and self._pile:
-            return [DRAW]
-        return [PASS]
+            return _ONLY_DRAW
+        return _ONLY_PASS
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may know (docs/rules.md §5); None for a spectator."""
@@ -572,7 +584,7 @@ class Round:
             turn=self.turn,
             dealer=self.dealer,
             log=log,
-            legal_moves=tuple(self.legal_moves()) if seat == self.turn else (),
+            legal_moves=self.legal_moves() if seat == self.turn else (),
             result=self.result,
             revealed=self.hands if over else None,
         )
@@ -677,19 +689,16 @@ class Round:
             hand = hands[seat] ^ bit
             hands[seat] = hand
             self._trail.append((move, seat, code))
-            code = move._to[code]  # type: ignore[union-attr]
-            self._ends = code
+            code = self._ends = move._to[code]  # type: ignore[union-attr]
             if not hand:
                 self._end(seat)
                 return
             following = self._next[seat]
+            fits = _OPEN[code]
             # Blocked: nobody can play and nothing can be drawn (the next seat
-            # holding a tile that fits settles it at once, most of the time).
-            if (
-                hands[following] & _OPEN[code]
-                or (self._draw and self._pile)
-                or self._anyone_fits(code)
-            ):
+            # holding a tile that fits settles it at once, most of the time;
+            # the hands hold different tiles, so their sum is every tile held).
+            if hands[following] & fits or (self._draw and self._pile) or sum(hands) & fits:
                 self.turn = following
             else:
                 self._end(BLOCKED)
@@ -701,7 +710,7 @@ class Round:
             i = pile.pop()
             self._trail.append((move, seat, code, i))
             self._hands[seat] |= _BIT[i]
-            if not pile and not self._anyone_fits(code):
+            if not pile and not sum(self._hands) & _OPEN[code]:
                 self._end(BLOCKED)
 
     def pop(self) -> Move:
@@ -749,11 +758,6 @@ class Round:
         if self.over:
             self.over = False
             self._outcome = self._result = None
-
-    def _anyone_fits(self, code: int) -> bool:
-        """Some hand holds a tile that fits the ends ``code``."""
-        fits = _OPEN[code]
-        return any(hand & fits for hand in self._hands)
 
     def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
         """Play on to the end of the hand, unchecked, for searching; return

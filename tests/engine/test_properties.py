@@ -41,7 +41,7 @@ def test_legal_moves_are_exactly_the_moves_the_round_accepts(
     r = random_round(rules, seed, stop_after=depth)
     legal = r.legal_moves()
     if r.over:
-        assert legal == []
+        assert legal == ()
         return
     candidates = [Play(t, end) for t in ALL_TILES for end in ("left", "right")] + [DRAW, PASS]
     accepted = []

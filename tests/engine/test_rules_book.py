@@ -97,7 +97,7 @@ def test_blocco_also_allows_four_individual_players() -> None:
 def test_four_players_with_seven_tiles_is_block_play_either_way() -> None:
     r = Round.from_hands(PAIRS, hands("6|6,6|1 / 2|2,3|0 / 4|4,5|0 / 3|3,2|1"), boneyard=())
     r.play(parse_move("6|6L"))
-    assert r.legal_moves() == [PASS]
+    assert r.legal_moves() == (PASS,)
     assert not PAIRS.draws
 
 
@@ -156,7 +156,7 @@ def test_dealer_rotates_each_hand_and_play_order_starts_after_the_dealer() -> No
 def test_opening_by_the_highest_double(preset: str) -> None:
     r = Round.from_hands(PRESETS[preset], hands("6|5,4|4,1|0 / 5|5,6|4,2|1"), dealer=0)
     assert r.turn == 1
-    assert r.legal_moves() == [Play(Tile(5, 5), "left")]
+    assert r.legal_moves() == (Play(Tile(5, 5), "left"),)
     with pytest.raises(IllegalMoveError, match=r"opens with 5\|5"):
         r.play(Play(Tile(6, 4), "left"))
 
@@ -249,13 +249,13 @@ def test_cannot_play_draw_one_tile_at_a_time_until_one_fits_then_play_it(preset:
         PRESETS[preset], hands("6|6,1|0 / 2|2,3|0"), boneyard=tiles("4|4,5|1,6|2,3|3")
     )
     r.play(parse_move("6|6L"))
-    assert r.legal_moves() == [DRAW]
+    assert r.legal_moves() == (DRAW,)
     r.play(DRAW)
-    assert r.legal_moves() == [DRAW]  # 4|4 does not fit: draw again
+    assert r.legal_moves() == (DRAW,)  # 4|4 does not fit: draw again
     r.play(DRAW)
-    assert r.legal_moves() == [DRAW]
+    assert r.legal_moves() == (DRAW,)
     r.play(DRAW)  # 6|2 fits
-    assert r.legal_moves() == [Play(Tile(6, 2), "left"), Play(Tile(6, 2), "right")]
+    assert r.legal_moves() == (Play(Tile(6, 2), "left"), Play(Tile(6, 2), "right"))
     assert [str(e) for e in r.log] == ["0:6|6L", "1:draw", "1:draw", "1:draw"]
     assert r.boneyard == (Tile(3, 3),)
 
@@ -274,7 +274,7 @@ def test_no_drawing_while_holding_a_tile_that_fits(preset: str) -> None:
 def test_pass_when_the_boneyard_is_empty_or_in_block_play(preset: str) -> None:
     r = Round.from_hands(PRESETS[preset], hands("6|6,6|1,2|1 / 3|3,3|0"), boneyard=())
     r.play(parse_move("6|6L"))
-    assert r.legal_moves() == [PASS]
+    assert r.legal_moves() == (PASS,)
     r.play(PASS)
     assert r.turn == 0
     assert r.log[-1].ends == (6, 6)
@@ -283,7 +283,7 @@ def test_pass_when_the_boneyard_is_empty_or_in_block_play(preset: str) -> None:
 def test_block_game_never_draws_even_with_tiles_left_over() -> None:
     r = Round.from_hands(PRESETS["blocco"], hands("6|6,6|1,2|1 / 3|3,3|0"), boneyard=tiles("4|4"))
     r.play(parse_move("6|6L"))
-    assert r.legal_moves() == [PASS]
+    assert r.legal_moves() == (PASS,)
     with pytest.raises(IllegalMoveError, match="nothing to draw"):
         r.play(DRAW)
 
@@ -346,7 +346,7 @@ def _blocked_2p(preset: str) -> Round:
 def test_blocked_when_nobody_can_play_and_the_boneyard_is_empty() -> None:
     r = _blocked_2p("blocco")
     assert r.over and r.result is not None and r.result.reason == "blocked"
-    assert r.legal_moves() == []
+    assert r.legal_moves() == ()
     with pytest.raises(IllegalMoveError, match="the hand is over"):
         r.play(PASS)
 

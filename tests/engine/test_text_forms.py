@@ -95,4 +95,4 @@ def test_tiles_and_moves_may_be_given_as_text() -> None:
     r = Round.from_hands(PRESETS["duello"], [["6|6", "6|1"], ["1|0"]], boneyard=["2|2"])
     assert r.hands == ((Tile(6, 1), Tile(6, 6)), (Tile(1, 0),))
     r.play("6|6L")
-    assert Play("6|6", "left") == r.moves[0] and r.legal_moves() == [DRAW]
+    assert Play("6|6", "left") == r.moves[0] and r.legal_moves() == (DRAW,)
