@@ -6,7 +6,7 @@
 // module's memory grown first (createPyodideModule, Module.growMemory): every use of
 // them is in this file, and tests/offline/test_snapshot.py fails when they change.
 // Anything amiss with a kept snapshot: it is dropped and CPython starts as usual.
-const CACHE = "domino-offline-python"; // one snapshot, for one deploy and one language
+const CACHE = "domino-python-snapshot"; // one snapshot, for one deploy and one language
 
 function snapshotRequest(key) {
   return new Request(new URL("/offline/python-snapshot/" + encodeURIComponent(key), self.location));

@@ -41,7 +41,7 @@ async function boot({ pyodide, python, engine, language, urls }) {
   mark("loader-imported");
   const started = await startPython({
     indexURL: pyodide,
-    key: `${engine} ${language}`,
+    key: [pyodide, engine, python, self.location.pathname, language].join(" "), // this deploy's, this language's
     setUp: async (py) => {
       py.unpackArchive(await zip, "zip", { extractDir: "/offline" });
       mark("engine-unpacked");
