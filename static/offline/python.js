@@ -49,8 +49,10 @@ async function restore(loadPyodide, indexURL, snapshot) {
 // (run once, its result kept in the snapshot: the imports).  `key` names what the
 // snapshot holds: a new deploy or another language makes a new one.
 export async function startPython({ indexURL, key, setUp, warm, mark = () => {} }) {
-  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
-  const kept = await readSnapshot(key);
+  const [{ loadPyodide }, kept] = await Promise.all([
+    import(indexURL + "pyodide.mjs"),
+    readSnapshot(key),
+  ]);
   mark("snapshot-read");
   if (kept) {
     try {
