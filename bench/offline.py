@@ -36,6 +36,17 @@ CHROMIUM = "/usr/bin/chromium"
 DESKTOP = {"width": 1280, "height": 800}
 READY = "document.documentElement.dataset.offlineReady === '1'"
 MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
+#: When each step of the start happened, on the page's clock: the worker's marks
+#: (static/offline/worker.js, sent with "ready" on its own clock) and the page's.
+STEPS = """() => {
+  const ready = performance.getEntriesByName("offline-ready")[0];
+  const steps = {script: performance.getEntriesByName("offline-script")[0]?.startTime};
+  for (const [name, at] of Object.entries(ready ? ready.detail.marks : {})) {
+    steps[name] = ready.detail.origin + at - performance.timeOrigin;
+  }
+  steps.drawn = performance.getEntriesByName("offline-drawn")[0]?.startTime;
+  return steps;
+}"""
 FIRST_FRAME = """() => {
   const frame = performance.getEntriesByName("offline-drawn")[0];
   return frame && document.querySelector("#hand .my-tile") ? frame.startTime : null;
@@ -120,6 +131,7 @@ def offline_openings(browser: Any, base: str, runs: int) -> dict[str, Any]:
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000)
     context.set_offline(True)
     new_game, mid_hand = [], []
+    steps: dict[str, list[float]] = {}
     for _ in range(runs):
         page.evaluate("localStorage.removeItem('domino.offline.game')")
         page.goto(f"{base}/offline/")
@@ -127,6 +139,9 @@ def offline_openings(browser: Any, base: str, runs: int) -> dict[str, Any]:
         page.click("#offline-start")
         page.wait_for_function(FIRST_FRAME, timeout=60_000, polling=5)
         new_game.append(page.evaluate(FIRST_FRAME))
+        for name, at in page.evaluate(STEPS).items():
+            if at is not None:
+                steps.setdefault(name, []).append(at)
         page.wait_for_selector('#table-head[data-your-turn="1"]', timeout=30_000)
         page.locator(MOVES).first.click()  # now in the middle of a hand
         page.wait_for_timeout(300)
@@ -139,6 +154,12 @@ def offline_openings(browser: Any, base: str, runs: int) -> dict[str, Any]:
         "new_game_median_ms": round(statistics.median(new_game)),
         "reload_mid_hand_ms": [round(v) for v in mid_hand],
         "reload_mid_hand_median_ms": round(statistics.median(mid_hand)),
+        # a new game's start, step by step (a restored start has "restored", the
+        # first one "engine-imported"): medians, ms after the page was asked for
+        "new_game_steps_ms": {
+            name: round(statistics.median(times))
+            for name, times in sorted(steps.items(), key=lambda item: min(item[1]))
+        },
     }
 
 

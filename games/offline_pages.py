@@ -62,6 +62,8 @@ def _bundle(_mtime: int) -> dict[str, str]:
         # Pyodide loads its files by their own names from this folder (it is its version).
         "pyodide": settings.STATIC_URL.rstrip("/") + "/" + built["pyodide"],
         "worker": static("offline/worker.js"),
+        # the worker imports it by this name (a static file's hashed one)
+        "python": static("offline/python.js"),
     }
 
 
@@ -143,7 +145,7 @@ def _precached() -> list[str]:
     linked = set(re.findall(r'(?:src|href|data-[\w-]+)="(/static/[^"?#]+)"', html))
     files = bundle()
     if files is not None:
-        linked |= {files["engine"], files["worker"]}
+        linked |= {files["engine"], files["worker"], files["python"]}
         linked |= {files["pyodide"] + name for name in PYODIDE_FILES}
     linked |= {icon["src"] for icon in _icons()}
     return [reverse("offline"), *sorted(linked)]

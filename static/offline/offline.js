@@ -3,6 +3,7 @@
 // every move.  The worker (worker.js) holds the rules, the computer and the
 // drawing; this file draws what it sends, sends what the player clicks, keeps the
 // game and a short history, and lets a waiting update take over between games.
+performance.mark("offline-script");
 const config = JSON.parse(document.getElementById("offline-config").textContent);
 const words = config.words;
 const GAME = "domino.offline.game"; // {settings, saved}: the game in progress (or just ended)
@@ -53,6 +54,7 @@ function startWorker() {
   worker.postMessage({
     type: "boot",
     pyodide: config.pyodide,
+    python: config.python,
     engine: config.engine,
     language: config.language,
     urls: config.urls,

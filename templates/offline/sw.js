@@ -44,15 +44,18 @@ function fromCache(request) {
   return caches.open(CACHE).then((cache) => cache.match(request));
 }
 
-// The offline page: the network's when it answers (the player's language, the latest
-// words), kept if it is this deploy's; the kept one with no connection.
+// The offline page: the network's when it answers and is this deploy's (the player's
+// language, the latest words), then kept; this deploy's kept one when the network
+// has a newer deploy's (it goes with that deploy's worker, which takes over between
+// games: a game in progress goes on with the files it started with) or no connection.
 function offlinePage(request) {
   const network = fetch(request).then((response) => {
     if (response.ok && response.headers.get("X-Offline-Version") === VERSION) {
       const copy = response.clone();
       caches.open(CACHE).then((cache) => cache.put(OFFLINE_PAGE, copy));
+      return response;
     }
-    return response;
+    return fromCache(OFFLINE_PAGE).then((kept) => kept || response);
   });
   const late = new Promise((resolve) => setTimeout(resolve, PAGE_WAIT_MS));
   return Promise.race([network, late.then(() => fromCache(OFFLINE_PAGE).then((kept) => kept || network))])

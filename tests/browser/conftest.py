@@ -27,7 +27,8 @@ DESKTOP = {"width": 1280, "height": 860}
 class LiveSite:
     """daphne serving the site from a fresh SQLite file; ``restart()`` as after a crash."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, *, root: Path = ROOT, port: int | None = None) -> None:
+        self.root = root  # the checkout it serves (a test's copy: another deploy)
         self.env = {
             **os.environ,
             "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
@@ -44,7 +45,7 @@ class LiveSite:
         }
         self.env.pop("REDIS_URL", None)
         self.log = (workdir / "daphne.log").open("a")
-        self.port = scaled.free_ports()
+        self.port = port or scaled.free_ports()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server: subprocess.Popen[bytes] | None = None
 
@@ -52,7 +53,7 @@ class LiveSite:
         """As ``make run`` serves the site: migrate, collect the static files, daphne."""
         self.server = subprocess.Popen(
             [sys.executable, "-m", "domino_site.local", "-b", "127.0.0.1", "-p", str(self.port)],
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,

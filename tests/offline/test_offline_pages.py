@@ -93,6 +93,7 @@ def test_the_service_worker_keeps_the_page_the_engine_and_pyodide_at_the_sites_r
     assert any(re.search(r"/engine/engine-[0-9a-f]{12}\.", url) for url in listed)
     assert any(url.endswith("offline.js") for url in listed)
     assert any(url.endswith("worker.js") for url in listed)
+    assert any("/offline/python" in url for url in listed)  # the worker's start
     # the offline page names the deploy its files belong to: the worker's cache
     version = re.search(r'const VERSION = "([0-9a-f]{12})"', script).group(1)  # type: ignore[union-attr]
     assert client.get(reverse("offline"))["X-Offline-Version"] == version
