@@ -35,7 +35,13 @@ class TableForm(forms.Form):
     draw = forms.ChoiceField(label=_("When you cannot play"))
     target = forms.ChoiceField(label=_("Play to"))
     bot_level = forms.ChoiceField(
-        label=_("Computer level"), choices=BotLevel.choices, initial=DEFAULT_BOT_LEVEL
+        label=_("Computer level"),
+        choices=BotLevel.choices,
+        initial=DEFAULT_BOT_LEVEL,
+        help_text=_(
+            "Easy plays any tile that fits; medium plays by a good player's rules of thumb; "
+            "hard imagines the hidden tiles hundreds of times and lays what scores best."
+        ),
     )
     turn_clock = forms.TypedChoiceField(
         label=_("Turn clock (with friends)"),

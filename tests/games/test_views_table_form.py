@@ -89,3 +89,10 @@ def test_four_players_with_seven_tiles_say_there_is_no_boneyard(english: Client)
     assert "no boneyard" in draw and "draw from the boneyard" not in draw
     five = _form(english, preset="domino", shown_preset="domino", seating="4p", hand_size="5")
     assert "draw from the boneyard" in five.split('name="draw"')[1].split("</select>")[0]
+
+
+def test_the_form_says_in_one_line_what_each_computer_level_does(client: Client) -> None:
+    """Whoever chooses a level reads what it does, in Italian by default."""
+    page = client.get(reverse("table_new"), HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert escape("Facile gioca una tessera qualsiasi che entra; medio segue le regole") in page
+    assert "difficile immagina centinaia di volte le tessere nascoste" in page
