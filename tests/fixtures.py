@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 from channels.layers import channel_layers
+from django.contrib.messages import get_messages
 from django.db import connections
+from django.http import HttpResponse
 from django.test import Client
 from django.utils import translation
 
@@ -295,3 +297,13 @@ def signed_in(user: User) -> Client:
     client.force_login(user)
     client.cookies["django_language"] = "en"
     return client
+
+
+def answers(responses: list[Any]) -> list[int]:
+    """Each request's status code (an exception raised in the view fails the test)."""
+    assert all(isinstance(r, HttpResponse) for r in responses), responses
+    return [r.status_code for r in responses]
+
+
+def said(response: HttpResponse) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]

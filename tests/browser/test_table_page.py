@@ -14,7 +14,7 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import MY_MOVES, log_in, new_page, table_version
+from .pages import MY_MOVES, log_in, new_page, play_if_my_turn, table_version
 
 pytestmark = pytest.mark.browser
 
@@ -337,3 +337,61 @@ print(table.code)
     assert "last" in (placed.last.get_attribute("class") or "")
     page.context.close()
     assert errors == []
+
+
+def test_a_guest_plays_a_full_hand_against_the_computer(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    pages: dict[str, Any] = {}
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = pages[name] = new_page(browser, viewport, errors)
+        page.goto(live_site.url)
+        assert page.locator("html").get_attribute("lang") == "it"
+        page.select_option("select[name=level]", "easy")
+        page.click("#quick-play")
+        page.wait_for_selector("#board .line")
+        assert re.search(r"/t/[\w-]+/$", page.url)
+        page.wait_for_selector(f"{MY_MOVES}, #seats .seat.turn")
+        for _ in range(3):  # a few moves in, the board has something to show
+            if not play_if_my_turn(page):
+                page.wait_for_timeout(1200)
+        page.screenshot(path=artifacts / f"game-{name}.png", full_page=True)
+        assert page.locator("#hand .my-tile").count() >= 1
+        if name == "phone":  # the server dies mid-game and comes back: nothing is lost
+            line = page.locator("#board .placed").count()
+            live_site.restart()
+            page.reload()
+            page.wait_for_selector("#board .line")
+            # the open socket failing while the server was down is expected
+            errors[:] = [e for e in errors if "WebSocket" not in e and "object Event" not in e]
+            assert page.locator("#board .placed").count() >= line
+    # Both hands played out at once (the computer thinks at both tables meanwhile), each
+    # page's result looked at as soon as its hand ends.
+    deadline = time.monotonic() + 120
+    while pages:
+        assert time.monotonic() < deadline, "the hands did not end in time"
+        for name, page in list(pages.items()):
+            if page.locator("#status .hand-result").count():
+                the_result_stays_on_a_reload(page, artifacts / f"result-{name}.png")
+                page.context.close()
+                del pages[name]
+        if not any(play_if_my_turn(p) for p in pages.values()):
+            time.sleep(0.2)  # a bot is thinking
+    assert errors == []
+
+
+def the_result_stays_on_a_reload(page: Any, screenshot: Path) -> None:
+    result = page.locator("#status .hand-result")
+    assert result.locator(".revealed li").count() == 2  # every hand shown
+    page.screenshot(path=screenshot, full_page=True)
+    # reloading loses nothing: the same result, the same version, the same log (each
+    # move's line was put on top of those shown; the page renders the log whole)
+    version = table_version(page)
+    moves = page.locator("#log-events li").all_inner_texts()
+    assert len(moves) >= 4
+    page.reload()
+    page.wait_for_selector("#status .hand-result")
+    assert table_version(page) >= version
+    if table_version(page) == version:  # the next hand not dealt in between
+        assert page.locator("#log-events li").all_inner_texts() == moves

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import LiveSite
-from .test_table_page_friends import two_friends_playing
+from .pages import two_friends_playing
 
 pytestmark = pytest.mark.browser
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 import pytest
-from django.contrib.messages import get_messages
-from django.http import HttpResponse
 from django.test import Client
 
 from accounts.models import User
@@ -17,7 +14,7 @@ from economy import numbers
 from economy.audit import audit_ledger
 from economy.models import Item, Purchase, Reason, Transfer
 from economy.selectors import balance_of
-from tests.fixtures import race, signed_in
+from tests.fixtures import answers, race, said, signed_in
 
 from .conftest import drain_to
 
@@ -123,16 +120,6 @@ def test_the_profile_shows_the_owner_their_coins_and_last_movements(
     assert "sign-up grant</td><td>+1000</td>" in own.replace("> <", "><")
     other = english.get(f"/accounts/players/{bruno.username}/").content.decode()
     assert 'id="coins"' not in other  # nobody else's business
-
-
-def answers(responses: list[Any]) -> list[int]:
-    """Each request's status code (an exception raised in the view fails the test)."""
-    assert all(isinstance(r, HttpResponse) for r in responses), responses
-    return [r.status_code for r in responses]
-
-
-def said(response: HttpResponse) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 @pytest.mark.postgres
