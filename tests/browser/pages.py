@@ -4,16 +4,49 @@ game."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .conftest import DESKTOP, PHONE, ROOT, LiveSite
 
 MY_MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
 PASSWORD = "tavolo-verde-42"
+
+
+@contextlib.contextmanager
+def settled(page: Any, form: str) -> Iterator[None]:
+    """Inside, the page makes an htmx request that redraws ``form`` (a selector); after,
+    htmx has swapped the new form in, bound its triggers and settled it."""
+    page.evaluate(
+        """f => { window.settled = false; document.body.addEventListener('htmx:afterSettle',
+        e => { if (e.target.closest && e.target.closest(f)) window.settled = true; }); }""",
+        form,
+    )
+    yield
+    page.wait_for_function("() => window.settled")
+
+
+def page_until(page: Any, condition: Callable[[], bool], what: str, within: float = 10) -> None:
+    """Poll ``condition`` (fed by the page's events: Playwright delivers them while the
+    page is waited on) until it holds, or fail."""
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, what
+        page.wait_for_timeout(20)
+
+
+def laid_out(page: Any) -> None:
+    """Wait until the fonts are loaded and the page has been drawn twice since: what
+    a screenshot or a measure sees is the settled layout."""
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(done =>"
+        " requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
 
 
 def new_page(browser: Any, viewport: dict[str, int], errors: list[str], **options: Any) -> Any:
@@ -90,13 +123,16 @@ def make_players(live_site: LiveSite, *names: str) -> None:
 
 def choose(page: Any, field: str, value: str) -> None:
     """Pick a setting; the form is redrawn with what the new choice allows."""
-    page.select_option(f"#pool-form select[name={field}]", value)
+    if field in ("preset", "seating"):  # the choices that redraw the form
+        with settled(page, "#pool-form"):
+            page.select_option(f"#pool-form select[name={field}]", value)
+    else:
+        page.select_option(f"#pool-form select[name={field}]", value)
     page.wait_for_function(
         "([f, v]) => document.querySelector(`#pool-form select[name=${f}]`).value === v"
         " && !document.querySelector('#pool-form.htmx-request')",
         arg=[field, value],
     )
-    page.wait_for_timeout(150)  # the redrawn form has settled
 
 
 def coins(page: Any, base: str) -> int:

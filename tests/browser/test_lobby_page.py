@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .pages import choose, log_in, make_players, new_page
+from .pages import choose, laid_out, log_in, make_players, new_page
 
 pytestmark = pytest.mark.browser
 
@@ -68,8 +68,12 @@ def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players
     countdown = quinto.locator("#queue-status .fill-countdown .seconds")
     first = int(countdown.inner_text())
     assert 1 <= first <= 6
-    quinto.wait_for_timeout(1200)
-    assert int(countdown.inner_text()) < first  # it counts down from the server's deadline
+    # it counts down from the server's deadline
+    quinto.wait_for_function(
+        "n => +document.querySelector('#queue-status .fill-countdown .seconds').textContent < n",
+        arg=first,
+        timeout=3000,
+    )
     quinto.screenshot(path=artifacts / "online-waiting-phone.png", full_page=True)
     at_the_table(quinto, base, timeout=15.0)
     waited = time.monotonic() - joined
@@ -79,7 +83,7 @@ def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players
     assert quinto.locator("#seats .tag.filler").count() == 3
     quinto.screenshot(path=artifacts / "online-fillers-phone.png", full_page=True)
     quinto.set_viewport_size(DESKTOP)
-    quinto.wait_for_timeout(300)
+    laid_out(quinto)
     quinto.screenshot(path=artifacts / "online-fillers-desktop.png", full_page=True)
     for page in (ornella, pietro, quinto):
         page.context.close()

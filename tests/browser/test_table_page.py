@@ -14,7 +14,7 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .pages import MY_MOVES, log_in, new_page, play_if_my_turn, table_version
+from .pages import MY_MOVES, log_in, new_page, page_until, play_if_my_turn, settled, table_version
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +29,15 @@ WATCH_FRAMES = """() => {
     window.frames_seen.push({key: document.querySelector('#table-head').dataset.lastMove,
                              animating: last ? last.getAnimations().length : -1,
                              sound: document.documentElement.dataset.lastSound});
+  });
+}"""
+
+
+#: Counts the frames the page has shown (htmx's websocket extension swapped them in).
+FRAMES_SHOWN = """() => {
+  window.frames_shown = 0;
+  document.querySelector('.table-live').addEventListener('htmx:wsAfterMessage', () => {
+    window.frames_shown += 1;
   });
 }"""
 
@@ -56,7 +65,7 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 def choose(page: Any, field: str, value: str) -> None:
     """Change a select of the new-table form and wait for the form htmx brings back."""
-    with page.expect_response(re.compile(r"/new/\?")):
+    with page.expect_response(re.compile(r"/new/\?")), settled(page, "#table-form"):
         page.select_option(f"select[name={field}]", value)
     page.wait_for_function(
         "([f, v]) => document.querySelector(`#id_${f}`).value === v"
@@ -64,7 +73,6 @@ def choose(page: Any, field: str, value: str) -> None:
         " #table-form.htmx-settling, #table-form .htmx-added')",
         arg=[field, value],
     )
-    page.wait_for_timeout(100)  # htmx binds the new form's triggers after settling
 
 
 def new_four_player_table(page: Any, base: str) -> None:
@@ -137,7 +145,7 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     page.wait_for_function(
         "v => +document.querySelector('#table-head').dataset.version > v", arg=before
     )
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # nothing to wait for: a second move must not come
     assert len(moves) == 1, moves
     assert page.locator("#flash .flash").count() == 0
 
@@ -204,13 +212,14 @@ def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_
     new_four_player_table(page, live_site.url)
     wait_for_my_turn(page)
     before = table_version(page)
+    page.evaluate(FRAMES_SHOWN)
     page.locator(MY_MOVES).first.click()
-    page.wait_for_timeout(300)
-    assert len(relay.moves) == 1
+    page_until(page, lambda: len(relay.moves) == 1, "the move never reached the socket")
+    shown = page.evaluate("window.frames_shown")  # the server's frames are held from now on
     relay.to_page.send(relay.last_frame)  # a frame at the version the move was sent at
-    page.wait_for_timeout(300)
+    page.wait_for_function("n => window.frames_shown > n", arg=shown)
     page.locator(MY_MOVES).first.click()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # nothing to wait for: a second move must not come
     assert len(relay.moves) == 1, relay.moves
     relay.release()
     page.wait_for_function(
@@ -243,12 +252,14 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     banner.wait_for(state="visible", timeout=5000)
     assert "Connessione persa" in banner.inner_text()
     page.locator(MY_MOVES).first.dispatch_event("click")  # the hand ignores it…
-    page.wait_for_timeout(300)
     page.screenshot(path=artifacts / "offline-phone.png", full_page=True)
 
+    shown = page.evaluate("window.frames_seen.length")
     live_site.start()
     banner.wait_for(state="hidden", timeout=15_000)
-    page.wait_for_timeout(1000)
+    # the socket's first frame after it opened again: a send queued while it was closed
+    # would have gone before it
+    page.wait_for_function("n => window.frames_seen.length > n", arg=shown, timeout=15_000)
     assert moves == []  # …and nothing was queued to be sent on reconnecting
     assert table_version(page) == version  # resynced: the same table, nothing moved
     page.locator(MY_MOVES).first.click()  # and the hand works again
@@ -354,8 +365,8 @@ def test_a_guest_plays_a_full_hand_against_the_computer(
         assert re.search(r"/t/[\w-]+/$", page.url)
         page.wait_for_selector(f"{MY_MOVES}, #seats .seat.turn")
         for _ in range(3):  # a few moves in, the board has something to show
-            if not play_if_my_turn(page):
-                page.wait_for_timeout(1200)
+            if not play_if_my_turn(page):  # the computer is thinking
+                page.wait_for_selector(f"{MY_MOVES}, #status .hand-result", timeout=15_000)
         page.screenshot(path=artifacts / f"game-{name}.png", full_page=True)
         assert page.locator("#hand .my-tile").count() >= 1
         if name == "phone":  # the server dies mid-game and comes back: nothing is lost

@@ -155,7 +155,7 @@ def test_an_invitation_appears_on_the_home_pages_panel_as_it_arrives(
     assert f"anna_inv{name[0]}" in panel.inner_text() and "Domino a blocco" in panel.inner_text()
     toast = bruno.locator("#invite-toast .toast")
     assert f"anna_inv{name[0]}" in toast.inner_text() and "Domino a blocco" in toast.inner_text()
-    bruno.wait_for_timeout(300)  # the toast's entrance
+    toast.evaluate("t => Promise.all(t.getAnimations({subtree: true}).map(a => a.finished))")
     bruno.screenshot(path=artifacts / f"invitation-live-{name}.png", full_page=True)
 
     panel.locator("button.primary").click()  # Join, from the panel that came by websocket
@@ -228,7 +228,7 @@ def test_the_invite_box_keeps_what_is_typed_while_the_lobby_changes(
     anna.click("#lobby .invite button")
     anna.wait_for_selector("#lobby :text('bruno_box')", timeout=10_000)  # "Invited: bruno_box"
     anna.wait_for_function("document.getElementById('invite-username').value === ''")
-    anna.wait_for_timeout(300)  # the frames that follow the invitation
+    anna.wait_for_timeout(300)  # nothing to wait for: later frames must not wipe the note
     note = anna.locator("#flash .flash.info")  # the note outlives the frame showing the invitation
     assert note.count() == 1 and "bruno_box" in note.inner_text()
     anna.screenshot(path=artifacts / "invite-sent.png", full_page=True)

@@ -15,7 +15,7 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import PHONE, LiveSite
-from .pages import log_in, new_page, play_if_my_turn
+from .pages import laid_out, log_in, new_page, play_if_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -148,7 +148,7 @@ def test_the_whole_table_fits_one_screen_at_every_size(
         page = new_page(browser, viewport, errors, storage_state=signed_in)
         page.goto(f"{live_site.url}/t/{code}/")
         page.wait_for_selector("#hand .my-tile")
-        page.wait_for_timeout(150)  # fonts and the grid settled
+        laid_out(page)
         placed = page.locator("#board .placed").count()
         assert placed >= LINE[players, stage]
         page.screenshot(path=artifacts / f"layout-{players}p-{stage}-{size}.png")
@@ -193,7 +193,7 @@ def test_a_spectator_sees_the_whole_table_and_no_tile_of_any_hand(
     page = new_page(browser, viewport, errors)
     page.goto(f"{live_site.url}/t/{tables['4-late']}/")
     page.wait_for_selector("#board .placed")
-    page.wait_for_timeout(150)
+    laid_out(page)
     page.screenshot(path=artifacts / f"layout-spectator-{size}.png")
     assert page.locator("#hand .my-tile, #seats svg.tile").count() == 0
     assert_fits(
