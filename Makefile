@@ -29,8 +29,11 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt).
-messages: $(VENV)/.installed system-packages
+# Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt),
+# again only when a .po changed.
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+messages: $(MO_FILES)
+$(MO_FILES): %.mo: %.po | $(VENV)/.installed system-packages
 	@$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
 
 # The offline game's files (vendor/static, git-ignored): the pinned Pyodide, fetched once

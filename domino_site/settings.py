@@ -321,6 +321,9 @@ COACH_SHARE = float(os.environ.get("COACH_SHARE", "0.1"))
 MATCHMAKING_FILL_SECONDS = int(os.environ.get("MATCHMAKING_FILL_SECONDS", "20"))
 # A stake table that has not filled this long after it opened is cancelled and refunded.
 STAKE_FILL_SECONDS = int(os.environ.get("STAKE_FILL_SECONDS", "180"))
+# Bots think for a random while (games.constants.BOT_DELAY) times this: the browser
+# tests' site sets it low (their players wait on the computer's every move); 1 for people.
+BOT_DELAY_SCALE = float(os.environ.get("BOT_DELAY_SCALE", "1"))
 # Rate limits on sign-up, login and claim (accounts/limits.py); off only for the
 # browser tests, whose many players all sign up from 127.0.0.1 within the hour.
 RATELIMIT_ENABLE = env_flag("DJANGO_RATELIMIT", True)

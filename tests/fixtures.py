@@ -7,9 +7,11 @@ import contextlib
 import fcntl
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +19,9 @@ from typing import Any
 
 import pytest
 from channels.layers import channel_layers
+from django.contrib.messages import get_messages
 from django.db import connections
+from django.http import HttpResponse
 from django.test import Client
 from django.utils import translation
 
@@ -221,6 +225,31 @@ def manage_last_line(env: dict[str, str], *args: str) -> str:
     return lines[-1] if lines else ""
 
 
+def until(condition: Callable[[], bool], what: str, within: float = 30) -> None:
+    """Poll until ``condition`` holds (a process of its own getting there), or fail."""
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(what)
+        time.sleep(0.05)
+
+
+def sqlite_value(database: Path, sql: str) -> int:
+    """Read (or write) another process's SQLite database from here, without a process of
+    Django's: the first column of the first row, 0 if none."""
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as db, db:
+        row = db.execute(sql).fetchone()
+        return int(row[0]) if row else 0
+
+
+def a_worker_made_a_pass(database: Path) -> bool:
+    """Every housekeeping job's row moved on: a worker started on ``database`` has made
+    a pass (a first start gives each a row due at once)."""
+    housekeeping = "SELECT count(*) FROM games_deadline WHERE kind = 'housekeeping'"
+    due = sqlite_value(database, f"{housekeeping} AND due_at < datetime('now', '+1 minute')")
+    return due == 0 and sqlite_value(database, housekeeping) > 0
+
+
 @contextlib.contextmanager
 def tasks_started() -> Iterator[list[str]]:
     """The coroutines the running event loop makes tasks of inside the block, by their
@@ -268,3 +297,13 @@ def signed_in(user: User) -> Client:
     client.force_login(user)
     client.cookies["django_language"] = "en"
     return client
+
+
+def answers(responses: list[Any]) -> list[int]:
+    """Each request's status code (an exception raised in the view fails the test)."""
+    assert all(isinstance(r, HttpResponse) for r in responses), responses
+    return [r.status_code for r in responses]
+
+
+def said(response: HttpResponse) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]

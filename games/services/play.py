@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import Coalesce
@@ -73,7 +74,8 @@ def _next_action(
     forced = len(current.legal_moves()) == 1
     if seat.is_bot or seat.away:
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
-        return BOT_MOVE, now + timedelta(seconds=random.uniform(low, high))
+        thinking = random.uniform(low, high) * settings.BOT_DELAY_SCALE
+        return BOT_MOVE, now + timedelta(seconds=thinking)
     if table.turn_seconds:
         return TURN_CLOCK, _clock_runs_out(
             table.turn_seconds, opening=not current.moves, forced=forced, now=now, dealt=dealt

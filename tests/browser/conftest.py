@@ -36,6 +36,7 @@ class LiveSite:
             "GAME_CLOCK_ENABLED": "1",
             "MATCHMAKING_FILL_SECONDS": "6",  # simulated players come quickly in tests
             "STAKE_FILL_SECONDS": "8",  # an unfilled stake table is refunded quickly in tests
+            "BOT_DELAY_SCALE": "0.2",  # the computer thinks a fifth of its while in tests
             "DJANGO_RATELIMIT": "0",  # every browser test signs players up from 127.0.0.1
             "DJANGO_INSECURE_FAST_PASSWORDS": "1",  # …by the dozen: hashing is not under test
             "DJANGO_DEBUG": "0",
@@ -135,7 +136,39 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+#: The browser modules, the longest first (their tests' seconds added up, as measured):
+#: a worker takes the next test whenever it is free, so the run ends on short tests
+#: instead of one worker waiting on the other's long last one.  A module left out runs
+#: after these.  The league page's goes before all: it counts the week's league rows,
+#: which the matches other tests play on the same site would add to.
+LONGEST_FIRST = (
+    "test_league_page",
+    "test_table_page_friends",
+    "test_table_page_layout",
+    "test_offline_game",
+    "test_table_page",
+    "test_table_page_clock",
+    "test_table_page_stakes",
+    "test_lobby_page",
+    "test_table_page_forms",
+    "test_table_page_deals",
+    "test_queue_page",
+    "test_table_page_leave",
+    "test_table_page_visitors",
+    "test_replay_page",
+    "test_error_pages",
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests run last: Playwright's session keeps an event loop running in
-    the main thread, and an async test after it could not start its own."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    the main thread, and an async test after it could not start its own.  Among them,
+    the longest modules first (``LONGEST_FIRST``)."""
+
+    def order(item: pytest.Item) -> tuple[bool, int]:
+        if item.get_closest_marker("browser") is None:
+            return False, 0
+        module = item.path.stem
+        return True, LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=order)

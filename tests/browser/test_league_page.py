@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import PHONE, LiveSite
-from .test_play_in_the_browser import new_page, sign_up
+from .pages import new_page, sign_up
 
 pytestmark = pytest.mark.browser
 

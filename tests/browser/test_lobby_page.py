@@ -4,8 +4,6 @@ timeout has passed, and the table marks them."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,53 +11,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .conftest import DESKTOP, PHONE, ROOT, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite
+from .pages import choose, laid_out, log_in, make_players, new_page
 
 pytestmark = pytest.mark.browser
-PASSWORD = "tavolo-verde-42"
-
-
-def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1)
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    return page
-
-
-def make_players(live_site: LiveSite, *names: str) -> None:
-    """Claimed accounts, made directly (the sign-up form has its own tests and rate limit)."""
-    script = (
-        "from accounts.models import User\n"
-        f"for name in {list(names)!r}:\n"
-        f"    User.objects.create_user(name, password={PASSWORD!r})\n"
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=live_site.env,
-        check=True,
-        capture_output=True,
-    )
-
-
-def log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button")
-    page.wait_for_url(f"{base}/")
-
-
-def choose(page: Any, field: str, value: str) -> None:
-    """Pick a setting; the form is redrawn with what the new choice allows."""
-    page.select_option(f"#pool-form select[name={field}]", value)
-    page.wait_for_function(
-        "([f, v]) => document.querySelector(`#pool-form select[name=${f}]`).value === v"
-        " && !document.querySelector('#pool-form.htmx-request')",
-        arg=[field, value],
-    )
-    page.wait_for_timeout(150)  # the redrawn form has settled
 
 
 def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players(
@@ -113,8 +68,12 @@ def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players
     countdown = quinto.locator("#queue-status .fill-countdown .seconds")
     first = int(countdown.inner_text())
     assert 1 <= first <= 6
-    quinto.wait_for_timeout(1200)
-    assert int(countdown.inner_text()) < first  # it counts down from the server's deadline
+    # it counts down from the server's deadline
+    quinto.wait_for_function(
+        "n => +document.querySelector('#queue-status .fill-countdown .seconds').textContent < n",
+        arg=first,
+        timeout=3000,
+    )
     quinto.screenshot(path=artifacts / "online-waiting-phone.png", full_page=True)
     at_the_table(quinto, base, timeout=15.0)
     waited = time.monotonic() - joined
@@ -124,7 +83,7 @@ def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players
     assert quinto.locator("#seats .tag.filler").count() == 3
     quinto.screenshot(path=artifacts / "online-fillers-phone.png", full_page=True)
     quinto.set_viewport_size(DESKTOP)
-    quinto.wait_for_timeout(300)
+    laid_out(quinto)
     quinto.screenshot(path=artifacts / "online-fillers-desktop.png", full_page=True)
     for page in (ornella, pietro, quinto):
         page.context.close()

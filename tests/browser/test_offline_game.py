@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import MY_MOVES
+from .pages import MY_MOVES
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_lobby_page import choose, log_in, make_players
-from .test_play_in_the_browser import new_page
+from .pages import choose, log_in, make_players, new_page
 
 pytestmark = pytest.mark.browser
 

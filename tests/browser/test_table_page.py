@@ -14,21 +14,32 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import MY_MOVES, log_in, new_page, table_version
+from .pages import MY_MOVES, log_in, new_page, page_until, play_if_my_turn, settled, table_version
 
 pytestmark = pytest.mark.browser
 
 BOT_NAMES = {
     "Nonna Pina", "Zio Gino", "Zia Rosetta", "Nonno Tano", "Cugina Lalla", "Zio Peppino",
 }  # fmt: skip
-#: Records, on every frame, whether the last tile is animating (after table.js has run).
+#: Records, on every frame, whether the last tile is animating, the sound and the tab's
+#: title (after table.js has run).
 WATCH_FRAMES = """() => {
   window.frames_seen = [];
   document.querySelector('.table-live').addEventListener('htmx:wsAfterMessage', () => {
     const last = document.querySelector('#board .placed.last');
     window.frames_seen.push({key: document.querySelector('#table-head').dataset.lastMove,
                              animating: last ? last.getAnimations().length : -1,
-                             sound: document.documentElement.dataset.lastSound});
+                             sound: document.documentElement.dataset.lastSound,
+                             title: document.title});
+  });
+}"""
+
+
+#: Counts the frames the page has shown (htmx's websocket extension swapped them in).
+FRAMES_SHOWN = """() => {
+  window.frames_shown = 0;
+  document.querySelector('.table-live').addEventListener('htmx:wsAfterMessage', () => {
+    window.frames_shown += 1;
   });
 }"""
 
@@ -56,7 +67,7 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 def choose(page: Any, field: str, value: str) -> None:
     """Change a select of the new-table form and wait for the form htmx brings back."""
-    with page.expect_response(re.compile(r"/new/\?")):
+    with page.expect_response(re.compile(r"/new/\?")), settled(page, "#table-form"):
         page.select_option(f"select[name={field}]", value)
     page.wait_for_function(
         "([f, v]) => document.querySelector(`#id_${f}`).value === v"
@@ -64,7 +75,6 @@ def choose(page: Any, field: str, value: str) -> None:
         " #table-form.htmx-settling, #table-form .htmx-added')",
         arg=[field, value],
     )
-    page.wait_for_timeout(100)  # htmx binds the new form's triggers after settling
 
 
 def new_four_player_table(page: Any, base: str) -> None:
@@ -133,11 +143,12 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     page.evaluate(WATCH_FRAMES)
     wait_for_my_turn(page)
     before = table_version(page)
+    page.evaluate("() => { window.frames_seen.length = 0; }")  # the frames from my move on
     page.locator(MY_MOVES).first.dblclick()
     page.wait_for_function(
         "v => +document.querySelector('#table-head').dataset.version > v", arg=before
     )
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # nothing to wait for: a second move must not come
     assert len(moves) == 1, moves
     assert page.locator("#flash .flash").count() == 0
 
@@ -146,8 +157,11 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     last_kind = page.locator("#table-head").get_attribute("data-last-kind")
     assert page.locator("#board .placed.last").count() == (last_kind == "play")
     assert page.locator("#seats .tag.last-move").count() == (last_kind != "play")
-    page.wait_for_function("() => document.title !== '● Tocca a te — Domino'", timeout=5000)
-    assert page.title()[0].isupper()
+    # my move answered, the tab's title no longer says it is my turn (the computer may be
+    # quick enough to make it my turn again since: the frames say what it was)
+    titles = page.evaluate("window.frames_seen.map(f => f.title)")
+    waiting = [t for t in titles if t != "● Tocca a te — Domino"]
+    assert waiting and all(t[0].isupper() for t in waiting), titles
     page.wait_for_function("() => window.frames_seen.some(f => f.animating > 0)", timeout=15_000)
     assert page.evaluate("window.frames_seen.some(f => f.sound === 'tile')")  # a tile laid
     page.screenshot(path=artifacts / f"table-4p-{name}.png", full_page=True)
@@ -204,13 +218,14 @@ def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_
     new_four_player_table(page, live_site.url)
     wait_for_my_turn(page)
     before = table_version(page)
+    page.evaluate(FRAMES_SHOWN)
     page.locator(MY_MOVES).first.click()
-    page.wait_for_timeout(300)
-    assert len(relay.moves) == 1
+    page_until(page, lambda: len(relay.moves) == 1, "the move never reached the socket")
+    shown = page.evaluate("window.frames_shown")  # the server's frames are held from now on
     relay.to_page.send(relay.last_frame)  # a frame at the version the move was sent at
-    page.wait_for_timeout(300)
+    page.wait_for_function("n => window.frames_shown > n", arg=shown)
     page.locator(MY_MOVES).first.click()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # nothing to wait for: a second move must not come
     assert len(relay.moves) == 1, relay.moves
     relay.release()
     page.wait_for_function(
@@ -243,12 +258,14 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     banner.wait_for(state="visible", timeout=5000)
     assert "Connessione persa" in banner.inner_text()
     page.locator(MY_MOVES).first.dispatch_event("click")  # the hand ignores it…
-    page.wait_for_timeout(300)
     page.screenshot(path=artifacts / "offline-phone.png", full_page=True)
 
+    shown = page.evaluate("window.frames_seen.length")
     live_site.start()
     banner.wait_for(state="hidden", timeout=15_000)
-    page.wait_for_timeout(1000)
+    # the socket's first frame after it opened again: a send queued while it was closed
+    # would have gone before it
+    page.wait_for_function("n => window.frames_seen.length > n", arg=shown, timeout=15_000)
     assert moves == []  # …and nothing was queued to be sent on reconnecting
     assert table_version(page) == version  # resynced: the same table, nothing moved
     page.locator(MY_MOVES).first.click()  # and the hand works again
@@ -337,3 +354,67 @@ print(table.code)
     assert "last" in (placed.last.get_attribute("class") or "")
     page.context.close()
     assert errors == []
+
+
+def test_a_guest_plays_a_full_hand_against_the_computer(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    pages: dict[str, Any] = {}
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = pages[name] = new_page(browser, viewport, errors)
+        page.goto(live_site.url)
+        assert page.locator("html").get_attribute("lang") == "it"
+        page.select_option("select[name=level]", "easy")
+        page.click("#quick-play")
+        page.wait_for_selector("#board .line")
+        assert re.search(r"/t/[\w-]+/$", page.url)
+        page.wait_for_selector(f"{MY_MOVES}, #seats .seat.turn")
+        for _ in range(3):  # a few moves in, the board has something to show
+            if not play_if_my_turn(page):  # the computer is thinking
+                page.wait_for_selector(f"{MY_MOVES}, #status .hand-result", timeout=15_000)
+        page.screenshot(path=artifacts / f"game-{name}.png", full_page=True)
+        assert page.locator("#hand .my-tile").count() >= 1
+        if name == "phone":  # the server dies mid-game and comes back: nothing is lost
+            line = page.locator("#board .placed").count()
+            live_site.restart()
+            page.reload()
+            page.wait_for_selector("#board .line")
+            # the open socket failing while the server was down is expected
+            errors[:] = [e for e in errors if "WebSocket" not in e and "object Event" not in e]
+            assert page.locator("#board .placed").count() >= line
+    # Both hands played out at once (the computer thinks at both tables meanwhile), each
+    # page's result looked at as soon as its hand ends.
+    deadline = time.monotonic() + 120
+    while pages:
+        assert time.monotonic() < deadline, "the hands did not end in time"
+        for name, page in list(pages.items()):
+            if page.locator("#status .hand-result").count():
+                the_result_stays_on_a_reload(page, artifacts / f"result-{name}.png")
+                page.context.close()
+                del pages[name]
+        if not any(play_if_my_turn(p) for p in pages.values()):
+            time.sleep(0.2)  # a bot is thinking
+    assert errors == []
+
+
+def the_result_stays_on_a_reload(page: Any, screenshot: Path) -> None:
+    result = page.locator("#status .hand-result")
+    assert result.locator(".revealed li").count() == 2  # every hand shown
+    page.screenshot(path=screenshot, full_page=True)
+    # reloading loses nothing: the same result, the same version, the same log (each
+    # move's line was put on top of those shown; the page renders the log whole)
+    version = table_version(page)
+    moves = log_lines(page)
+    assert len(moves) >= 4
+    page.reload()
+    page.wait_for_selector("#status .hand-result")
+    assert table_version(page) >= version
+    if table_version(page) == version:  # the next hand not dealt in between
+        assert log_lines(page) == moves
+
+
+def log_lines(page: Any) -> list[str]:
+    """The log's lines as they read (the page's whole log and the lines frames put on
+    top of it are laid out alike, but their source's line breaks may differ)."""
+    return [" ".join(text.split()) for text in page.locator("#log-events li").all_inner_texts()]

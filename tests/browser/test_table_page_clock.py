@@ -14,7 +14,7 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import new_page, sign_up
+from .pages import new_page, sign_up
 
 pytestmark = pytest.mark.browser
 

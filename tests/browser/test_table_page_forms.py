@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import new_page, sign_up
-from .test_stakes import coins, sit_at_a_stake_table
+from .pages import coins, new_page, sign_up, sit_at_a_stake_table
 
 pytestmark = pytest.mark.browser
 

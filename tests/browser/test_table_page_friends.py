@@ -13,60 +13,20 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import (
+from .pages import (
     log_in,
+    new_friends_table,
     new_page,
     play_if_my_turn,
     play_until_the_hand_ends,
     sign_up,
     table_version,
+    two_friends_playing,
 )
 
 pytestmark = pytest.mark.browser
 
 OFFLINE = "#seats .seat[data-seat='{n}'] .tag.offline"
-
-
-def new_friends_table(page: Any, base: str, preset: str, target: str | None = None) -> str:
-    """Through the new-table form; the table's share link."""
-    page.goto(f"{base}/new/?mode=friends&preset={preset}")
-    page.wait_for_load_state("networkidle")
-    page.check("input[name=mode][value=friends]")
-    assert page.locator("select[name=preset]").input_value() == preset
-    if target is not None:
-        page.select_option("select[name=target]", target)
-    frames: list[object] = []
-
-    def count_frames(ws: Any) -> None:
-        if "/ws/table/" in ws.url:
-            ws.on("framereceived", lambda frame: frames.append(frame))
-
-    page.on("websocket", count_frames)
-    page.click("#table-form button[type=submit]")
-    page.wait_for_selector("#lobby .invite")
-    # the socket's first frame redraws the lobby: typing before it would be wiped
-    deadline = time.monotonic() + 10
-    while not frames:
-        assert time.monotonic() < deadline, "the table's socket sent nothing"
-        page.wait_for_timeout(50)
-    return str(page.locator("#share-link").input_value())
-
-
-def two_friends_playing(
-    browser: Any, base: str, errors: list[str], tag: str, preset: str, target: str | None = None
-) -> tuple[Any, Any]:
-    """anna (desktop, host, seat 1) and bruno (phone, seat 2) start a friends' game."""
-    anna, bruno = new_page(browser, DESKTOP, errors), new_page(browser, PHONE, errors)
-    sign_up(anna, base, f"anna_{tag}")
-    sign_up(bruno, base, f"bruno_{tag}")
-    share_url = new_friends_table(anna, base, preset, target)
-    bruno.goto(share_url)
-    bruno.click("#take-seat")
-    anna.wait_for_selector("#lobby .lobby-seat[data-seat='1']:not(.free)")
-    anna.click("#start-game")
-    for page in (anna, bruno):
-        page.wait_for_selector("#board .line")
-    return anna, bruno
 
 
 def test_the_next_hand_waits_for_both_players_and_each_sees_who_is_ready(
@@ -195,7 +155,7 @@ def test_an_invitation_appears_on_the_home_pages_panel_as_it_arrives(
     assert f"anna_inv{name[0]}" in panel.inner_text() and "Domino a blocco" in panel.inner_text()
     toast = bruno.locator("#invite-toast .toast")
     assert f"anna_inv{name[0]}" in toast.inner_text() and "Domino a blocco" in toast.inner_text()
-    bruno.wait_for_timeout(300)  # the toast's entrance
+    toast.evaluate("t => Promise.all(t.getAnimations({subtree: true}).map(a => a.finished))")
     bruno.screenshot(path=artifacts / f"invitation-live-{name}.png", full_page=True)
 
     panel.locator("button.primary").click()  # Join, from the panel that came by websocket
@@ -268,10 +228,66 @@ def test_the_invite_box_keeps_what_is_typed_while_the_lobby_changes(
     anna.click("#lobby .invite button")
     anna.wait_for_selector("#lobby :text('bruno_box')", timeout=10_000)  # "Invited: bruno_box"
     anna.wait_for_function("document.getElementById('invite-username').value === ''")
-    anna.wait_for_timeout(300)  # the frames that follow the invitation
+    anna.wait_for_timeout(300)  # nothing to wait for: later frames must not wipe the note
     note = anna.locator("#flash .flash.info")  # the note outlives the frame showing the invitation
     assert note.count() == 1 and "bruno_box" in note.inner_text()
     anna.screenshot(path=artifacts / "invite-sent.png", full_page=True)
     for page in (anna, bruno, visitor):
+        page.context.close()
+    assert errors == []
+
+
+def test_two_players_meet_by_invitation_and_a_third_watches_by_link(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    base = live_site.url
+    anna = new_page(browser, DESKTOP, errors)
+    bruno = new_page(browser, PHONE, errors)
+    sign_up(anna, base, "anna_b")
+    sign_up(bruno, base, "bruno_b")
+
+    anna.goto(f"{base}/new/?mode=friends&preset=duello")
+    anna.check("input[name=mode][value=friends]")
+    anna.select_option("select[name=preset]", "duello")
+    anna.click("#table-form button[type=submit]")
+    anna.wait_for_selector("#lobby .invite")
+    share_url = anna.locator("#share-link").input_value()
+
+    bruno.goto(f"{base}/")  # bruno is on the home page when the invitation comes
+    anna.fill("#invite-username", "BRUNO_B")
+    anna.click("#lobby .invite button")
+    toast = bruno.locator("#invite-toast .toast")
+    toast.wait_for(timeout=10_000)
+    assert "anna_b" in toast.inner_text()
+    toast.locator("button").click()  # join
+    bruno.wait_for_selector("#lobby")
+    anna.wait_for_selector("#lobby .lobby-seat[data-seat='1']:not(.free)")
+    anna.click("#start-game")
+    for page in (anna, bruno):
+        page.wait_for_selector("#board .line")
+
+    watcher = new_page(browser, PHONE, errors)
+    watcher.goto(share_url)
+    watcher.wait_for_selector("#board .line")
+    assert watcher.locator("#hand .my-tile").count() == 0  # no tiles for a spectator
+    assert watcher.locator("#hand").inner_text().strip() != ""
+
+    for _ in range(4):
+        play_if_my_turn(anna) or play_if_my_turn(bruno)
+    anna.screenshot(path=artifacts / "friends-desktop.png", full_page=True)
+    bruno.screenshot(path=artifacts / "friends-phone.png", full_page=True)
+    version = table_version(anna)
+    watcher.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version >= v", arg=version
+    )
+    line_tiles = anna.locator("#board .placed").count()
+    assert watcher.locator("#board .placed").count() == line_tiles
+    watcher.screenshot(path=artifacts / "watcher-phone.png", full_page=True)
+
+    play_until_the_hand_ends([anna, bruno])
+    watcher.wait_for_selector("#status .hand-result")
+    assert watcher.locator("#status .revealed li").count() == 2
+    for page in (anna, bruno, watcher):
         page.context.close()
     assert errors == []

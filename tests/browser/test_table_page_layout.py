@@ -14,8 +14,8 @@ import pytest
 
 from tests.fixtures import manage_last_line
 
-from .conftest import LiveSite
-from .test_play_in_the_browser import log_in, new_page
+from .conftest import PHONE, LiveSite
+from .pages import laid_out, log_in, new_page, play_if_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -148,7 +148,7 @@ def test_the_whole_table_fits_one_screen_at_every_size(
         page = new_page(browser, viewport, errors, storage_state=signed_in)
         page.goto(f"{live_site.url}/t/{code}/")
         page.wait_for_selector("#hand .my-tile")
-        page.wait_for_timeout(150)  # fonts and the grid settled
+        laid_out(page)
         placed = page.locator("#board .placed").count()
         assert placed >= LINE[players, stage]
         page.screenshot(path=artifacts / f"layout-{players}p-{stage}-{size}.png")
@@ -193,7 +193,7 @@ def test_a_spectator_sees_the_whole_table_and_no_tile_of_any_hand(
     page = new_page(browser, viewport, errors)
     page.goto(f"{live_site.url}/t/{tables['4-late']}/")
     page.wait_for_selector("#board .placed")
-    page.wait_for_timeout(150)
+    laid_out(page)
     page.screenshot(path=artifacts / f"layout-spectator-{size}.png")
     assert page.locator("#hand .my-tile, #seats svg.tile").count() == 0
     assert_fits(
@@ -201,5 +201,73 @@ def test_a_spectator_sees_the_whole_table_and_no_tile_of_any_hand(
         viewport,
         {"the line": "#board .line", "the seats": "#seats .seat", "the prompt": "#status p"},
     )
+    page.context.close()
+    assert errors == []
+
+
+def full_line_position() -> str:
+    """26 tiles on the line, the 27th (it fits) in seat 0's hand, the 28th in seat 1's.
+
+    All 28 tiles form one chain (every number is on eight half-tiles: an Euler circuit).
+    Seat 0 goes out with the 27th: the longest line a hand can end with, since
+    whoever goes out leaves the others holding at least a tile each."""
+    from games.engine import ALL_TILES
+
+    unused = {n: [t for t in ALL_TILES if t.has(n)] for n in range(7)}
+    stack: list[tuple[int, Any]] = [(6, None)]
+    circuit: list[tuple[int, Any]] = []
+    used: set[Any] = set()
+    while stack:
+        number, _tile = stack[-1]
+        options = [t for t in unused[number] if t not in used]
+        if options:
+            tile = options[0]
+            used.add(tile)
+            stack.append((tile.other_half(number), tile))
+        else:
+            circuit.append(stack.pop())
+    circuit.reverse()
+    chain = [(circuit[i][0], circuit[i + 1][0], circuit[i + 1][1]) for i in range(28)]
+    line = ",".join(f"{a}|{b}" for a, b, _ in chain[:26])
+    return f"hands={chain[26][2]}/{chain[27][2]} boneyard=- line={line} turn=0 dealer=1"
+
+
+def test_the_longest_line_fits_a_phone_screen(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+
+    setup = f"""
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+user = User.objects.create_user("lina_b", password="tavolo-verde-42")
+table = services.table_create(host=user, mode="computer", rules=PRESETS["domino"], bot_level="easy")
+hand = table.hands.get()
+hand.initial_position = "{full_line_position()}"
+hand.save()
+table.deadlines.all().delete()
+print(table.code)
+"""
+    code = manage_last_line(live_site.env, "shell", "-c", setup)
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    log_in(page, live_site.url, "lina_b")
+    page.goto(f"{live_site.url}/t/{code}/")
+    assert page.locator("#board .placed").count() == 26
+    play_if_my_turn(page)  # the 27th tile: Domino!
+    page.wait_for_selector("#status .hand-result", timeout=15_000)
+    assert page.locator("#board .placed").count() == 27
+    fits = (
+        "() => document.documentElement.scrollWidth <= window.innerWidth"
+        " && document.querySelector('#board').getBoundingClientRect().right <= window.innerWidth"
+    )
+    assert page.evaluate(fits)
+    # and the whole set, 28 tiles, still wraps inside the screen
+    page.evaluate(
+        "() => { const line = document.querySelector('#board .line');"
+        " line.append(line.querySelector('.placed.double').cloneNode(true)); }"
+    )
+    assert page.locator("#board .placed").count() == 28 and page.evaluate(fits)
+    page.locator("#board").screenshot(path=artifacts / "full-line-phone.png")
     page.context.close()
     assert errors == []

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import LiveSite
-from .test_table_page_friends import two_friends_playing
+from .pages import two_friends_playing
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def test_a_friend_leaves_a_running_game_and_the_computer_takes_the_seat(
 
     bruno.on("dialog", answer)
     bruno.click("#leave-game")
-    bruno.wait_for_timeout(300)
+    bruno.wait_for_timeout(300)  # nothing to wait for: a dismissed dialog leaves nothing
     assert bruno.url == table_url and bruno.locator("#hand .my-tile").count() >= 1
     assert asked[0].startswith("Lasciare la partita?")  # Italian by default
     bruno.screenshot(path=artifacts / "leave-game-button-phone.png", full_page=True)

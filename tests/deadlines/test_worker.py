@@ -3,13 +3,10 @@ once on PostgreSQL, and nothing lost when the worker is killed and started again
 
 from __future__ import annotations
 
-import contextlib
 import os
-import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,7 +25,14 @@ from games import services
 from games.kinds import BOT_MOVE
 from games.models import Move, Table
 from games.records import load_match
-from tests.fixtures import DUELLO, PAIRS, manage_last_line
+from tests.fixtures import (
+    DUELLO,
+    PAIRS,
+    a_worker_made_a_pass,
+    manage_last_line,
+    sqlite_value,
+    until,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -149,15 +153,6 @@ set_deadline(BOT_MOVE, timezone.now() + timedelta(hours=1), table=table)  # not 
 """
 
 
-def until(condition: Callable[[], bool], what: str, within: float = 30) -> None:
-    """Poll until ``condition`` holds (a worker process getting there), or fail."""
-    deadline = time.monotonic() + within
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(what)
-        time.sleep(0.05)
-
-
 def test_a_worker_killed_with_deadlines_pending_applies_them_when_it_is_back(
     tmp_path: Path,
 ) -> None:
@@ -167,28 +162,15 @@ def test_a_worker_killed_with_deadlines_pending_applies_them_when_it_is_back(
     manage_last_line(env, "shell", "-c", SETUP)
 
     def value(sql: str) -> int:
-        """Read (or write) the worker's database from here, without a process of Django's."""
-        with contextlib.closing(sqlite3.connect(database, timeout=30)) as db, db:
-            row = db.execute(sql).fetchone()
-            return int(row[0]) if row else 0
+        return sqlite_value(database, sql)
 
     def bot_moves() -> int:
         return value("SELECT count(*) FROM games_move WHERE actor = 'bot'")
 
-    def housekeeping_done() -> bool:  # every job's row moved on: the worker made a pass
-        return (
-            value(
-                "SELECT count(*) FROM games_deadline WHERE kind = 'housekeeping'"
-                " AND due_at < datetime('now', '+1 minute')"
-            )
-            == 0
-            and value("SELECT count(*) FROM games_deadline WHERE kind = 'housekeeping'") > 0
-        )
-
     command = [sys.executable, "manage.py", "run_worker", "--tick", "0.05"]
     first = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
-        until(housekeeping_done, "the first worker never made a pass")
+        until(lambda: a_worker_made_a_pass(database), "the first worker never made a pass")
     finally:
         first.kill()  # no goodbye, with the bot's move pending
         first.wait(timeout=10)

@@ -8,8 +8,13 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from economy.models import Account
-from economy.services import wallet_of
+from economy.models import Account, Reason
+from economy.selectors import balance_of
+from economy.services import (
+    house,
+    post_transfer,
+    wallet_of,
+)
 from games.models import Table
 from tests.fixtures import *  # noqa: F403
 
@@ -54,11 +59,23 @@ def balance(user: User) -> int:
 
 def top_up(user: User, coins: int) -> None:
     """Coins for a test, as the house's adjustment."""
-    from economy.models import Reason
-    from economy.services import house, post_transfer
-
     post_transfer(
         key=f"test-top-up:{user.pk}:{Account.objects.count()}:{balance(user)}",
         reason=Reason.ADJUSTMENT,
         legs=[(house(Account.Source.ADJUSTMENTS), -coins), (wallet_of(user=user), coins)],
+    )
+
+
+def drain_to(user: User, coins: int) -> None:
+    """Coins taken from (or given to) ``user`` until the wallet holds ``coins``."""
+    have = balance_of(user=user)
+    if have == coins:
+        return
+    post_transfer(
+        key=f"drain:{user.pk}",
+        reason=Reason.ADJUSTMENT,
+        legs=[
+            (wallet_of(user=user), coins - have),
+            (house(Account.Source.ADJUSTMENTS), have - coins),
+        ],
     )

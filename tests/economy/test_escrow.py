@@ -26,9 +26,10 @@ from games.errors import GameError
 from games.escrow import escrow
 from games.models import Hand, SeatResult, Table
 from games.services.stakes import stake_table_sit
+from tests.fixtures import race
 from tests.stakes import DUEL, PAIRS, play_to_the_end, pot, rich  # noqa: F401  (rich: a fixture)
 
-from .conftest import balance
+from .conftest import balance, drain_to
 
 pytestmark = pytest.mark.django_db
 
@@ -217,3 +218,32 @@ def test_stake_accounts_are_wallets_and_escrows_only(
     )
     assert kinds == {Account.Kind.WALLET, Account.Kind.ESCROW}
     assert escrow_of(table=table).table == table
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_threads_sitting_with_the_last_coins_at_two_tables_one_sits(
+    anna: User, make_table: Callable[..., Table]
+) -> None:
+    drain_to(anna, 100)
+    tables = [make_table(status="waiting") for _ in range(4)]
+    results = race(4, lambda i: stake_sit(table=tables[i], seat=0, user=anna, amount=100))
+    assert sum(isinstance(r, Transfer) for r in results) == 1, results
+    assert sum(isinstance(r, InsufficientCoins) for r in results) == 3
+    assert balance_of(user=anna) == 0 and audit_ledger().ok
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_paying_the_same_pot_pay_once(
+    anna: User, bruno: User, make_table: Callable[..., Table]
+) -> None:
+    table = make_table(status="playing")
+    stake_sit(table=table, seat=0, user=anna, amount=500)
+    stake_sit(table=table, seat=1, user=bruno, amount=500)
+    start = balance_of(user=anna)
+    results = race(3, lambda i: pot_pay(table=table, winners=[(0, anna)]))
+    assert len({r.pk for r in results if isinstance(r, Transfer)}) == 1, results
+    assert balance_of(user=anna) == start + 1000
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    assert audit_ledger().ok

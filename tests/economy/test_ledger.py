@@ -7,9 +7,12 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import translation
 
 from accounts.models import User
+from economy.audit import audit_ledger
 from economy.errors import InsufficientCoins, TransferConflict
 from economy.models import Account, AppendOnlyError, Entry, Reason, Transfer
+from economy.selectors import balance_of
 from economy.services import house, post_transfer, wallet_of
+from tests.fixtures import race
 
 from .conftest import balance
 
@@ -206,3 +209,21 @@ def test_postgres_refuses_to_update_or_delete_an_entry(anna: User) -> None:
             connection.cursor() as cursor,
         ):
             cursor.execute(sql)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_threads_paying_the_same_key_pay_once(anna: User) -> None:
+    start = balance_of(user=anna)
+
+    def pay(_i: int) -> Transfer:
+        return post_transfer(
+            key="bonus:once",
+            reason=Reason.ADJUSTMENT,
+            legs=[(house(Account.Source.ADJUSTMENTS), -70), (wallet_of(user=anna), 70)],
+        )
+
+    results = race(4, pay)
+    assert len({r.pk for r in results}) == 1, results
+    assert balance_of(user=anna) == start + 70
+    assert audit_ledger().ok

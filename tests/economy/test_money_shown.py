@@ -21,12 +21,11 @@ from deadlines.services import run_due
 from economy import numbers
 from economy.models import Entry, XpAward
 from economy.services import shop_buy
-from games import services, states
+from games import services
 from games.engine import PRESETS
 from games.kinds import STAKE_FILL
 from games.models import SeatResult, Table
 from games.records import load_match
-from games.selectors import table_view
 from games.services.online import Filler
 from games.services.stakes import stake_table_sit
 from league.models import Entry as LeagueEntry
@@ -126,18 +125,6 @@ def test_the_winner_of_a_stake_match_reads_plus_the_pot_and_the_loser_nothing_fa
     assert "payout coins" not in won and "payout coins" not in lost
     watcher = signed_in(make_user("carla")).get(f"/t/{table.code}/").content.decode()
     assert 'id="payouts"' not in watcher  # a spectator sees nobody's earnings
-
-
-def test_the_end_screen_reads_what_was_recorded_once_and_no_query_per_frame(
-    make_user: Callable[..., User], django_assert_num_queries: Callable[..., object]
-) -> None:
-    table, winner, loser = decided_stake_match(make_user)
-    states.forget()
-    first = table_view(table=table.pk, user=winner)  # the state's one read, reports included
-    assert first.payouts[0].kind == "pot" and first.payouts[0].amount == 200
-    with django_assert_num_queries(0):  # every later viewer and frame at that version
-        again = table_view(table=table.pk, user=loser, at_least=first.version)
-    assert [p.kind for p in again.payouts] == ["xp", "league"]
 
 
 def test_a_cancelled_stake_table_says_the_coins_are_back(make_user: Callable[..., User]) -> None:

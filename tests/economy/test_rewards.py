@@ -15,8 +15,14 @@ from economy import numbers
 from economy.audit import audit_ledger
 from economy.models import Item, Reason, Transfer, XpAward
 from economy.selectors import balance_of
-from economy.services import pay_match_rewards, pot_pay, shop_buy, stake_sit
+from economy.services import (
+    pay_match_rewards,
+    pot_pay,
+    shop_buy,
+    stake_sit,
+)
 from games.models import SeatResult, Table
+from tests.fixtures import race
 
 from .conftest import top_up
 
@@ -225,3 +231,22 @@ def test_a_stake_table_pays_xp_as_online_and_no_house_coins(
     pay_match_rewards(table_id=table.pk)
     assert earned(players[:2], before) == [0, 0]
     assert [a.amount for a in XpAward.objects.filter(table=table).order_by("user_id")] == [30, 10]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_paying_the_same_match_pay_once(
+    anna: User, bruno: User, make_table: Callable[..., Table]
+) -> None:
+    table = make_table(mode="online", status="finished")
+    Table.objects.filter(pk=table.pk).update(finished_at=timezone.now())
+    for seat, user in enumerate((anna, bruno)):
+        SeatResult.objects.create(
+            table=table, seat=seat, user=user, side=seat, rank=seat + 1, points=0, is_bot=False
+        )
+    start = balance_of(user=anna), balance_of(user=bruno)
+    results = race(3, lambda i: pay_match_rewards(table_id=table.pk))
+    assert results == [None, None, None]
+    assert (balance_of(user=anna), balance_of(user=bruno)) == (start[0] + 60, start[1] + 20)
+    anna.refresh_from_db()
+    assert anna.xp == 30 and audit_ledger().ok

@@ -9,12 +9,17 @@ import pytest
 
 from accounts.models import User
 from economy import numbers
+from economy.audit import audit_ledger
 from economy.errors import InsufficientCoins
 from economy.models import Item, Purchase, Reason, Transfer
 from economy.selectors import balance_of
-from economy.services import active_percent, shop_buy
+from economy.services import (
+    active_percent,
+    shop_buy,
+)
+from tests.fixtures import race
 
-from .conftest import top_up
+from .conftest import drain_to, top_up
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +87,15 @@ def test_guests_cannot_shop(anna: User) -> None:
 
     with pytest.raises(GameError):
         shop_buy(user=anna, item=Item.GOLD_BOOSTER, token=uuid.uuid4())
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_threads_spending_the_same_last_coins_exactly_one_succeeds(anna: User) -> None:
+    drain_to(anna, 300)
+    results = race(6, lambda i: shop_buy(user=anna, item=Item.GOLD_BOOSTER, token=uuid.uuid4()))
+    bought = [r for r in results if isinstance(r, Purchase)]
+    refused = [r for r in results if isinstance(r, InsufficientCoins)]
+    assert (len(bought), len(refused)) == (1, 5), results
+    assert balance_of(user=anna) == 0
+    assert audit_ledger().ok

@@ -11,8 +11,12 @@ from django.test import Client
 
 from accounts.models import User
 from economy import numbers
+from economy.audit import audit_ledger
 from economy.models import Item, Purchase, Reason, Transfer
 from economy.selectors import balance_of
+from tests.fixtures import answers, race, said, signed_in
+
+from .conftest import drain_to
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +120,19 @@ def test_the_profile_shows_the_owner_their_coins_and_last_movements(
     assert "sign-up grant</td><td>+1000</td>" in own.replace("> <", "><")
     other = english.get(f"/accounts/players/{bruno.username}/").content.decode()
     assert 'id="coins"' not in other  # nobody else's business
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_daily_bonus_asked_twenty_times_at_once_pays_once_and_says_so_once(
+    anna: User,
+) -> None:
+    drain_to(anna, 0)
+    client = signed_in(anna)
+    responses = race(20, lambda _i: client.post("/coins/daily/"))
+    assert set(answers(responses)) == {302}
+    told = [m for r in responses for m in said(r)]
+    assert sum("Daily bonus: 100 coins." in m for m in told) == 1, told
+    assert sum("already collected today" in m for m in told) == 19, told
+    assert balance_of(user=anna) == 100
+    assert audit_ledger().ok

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +32,13 @@ from games.services.stakes import (
     stake_table_sit,
 )
 from tests.economy.conftest import balance
-from tests.fixtures import manage_last_line, version_of
+from tests.fixtures import (
+    a_worker_made_a_pass,
+    manage_last_line,
+    sqlite_value,
+    until,
+    version_of,
+)
 from tests.stakes import DUEL, PAIRS, pot, rich  # noqa: F401  (rich: a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -225,53 +230,57 @@ def test_a_stake_table_without_an_escrow_seats_nobody_and_keeps_the_stakes_it_ho
 
 
 RESTART_SETUP = """
+from django.core.management import call_command
+call_command("migrate", "--noinput", verbosity=0)
 from datetime import timedelta
 from django.utils import timezone
 from accounts.models import User
 from games.services.stakes import stake_table_sit
 from games.engine import PRESETS
-from deadlines.models import Deadline
 user = User.objects.create_user("alone", password="x-alone-x")
 table = stake_table_sit(user=user, rules=PRESETS["duello"], stake=250)
-table.deadlines.filter(kind="stake_fill").update(due_at=timezone.now() + timedelta(seconds=2))
+table.deadlines.filter(kind="stake_fill").update(due_at=timezone.now() + timedelta(hours=1))
 """
-WALLET = (
-    "from economy.models import Account; "
-    "print(Account.objects.get(kind='wallet', user__username='alone').balance)"
-)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_server_stopped_past_a_stake_tables_deadline_refunds_the_stakes_when_back(
     tmp_path: Path,
 ) -> None:
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'stakes.sqlite3'}",
-        "GAME_CLOCK_ENABLED": "0",
-    }
+    database = tmp_path / "stakes.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "GAME_CLOCK_ENABLED": "0"}
     env.pop("REDIS_URL", None)
 
-    manage_last_line(env, "migrate", "--noinput", "-v", "0")
+    def wallet() -> int:
+        return sqlite_value(
+            database,
+            "SELECT balance FROM economy_account JOIN accounts_user ON user_id = accounts_user.id"
+            " WHERE kind = 'wallet' AND username = 'alone'",
+        )
+
     manage_last_line(env, "shell", "-c", RESTART_SETUP)
-    wallet = manage_last_line(env, "shell", "-c", WALLET)
-    assert wallet == "750"  # 1000 from the grant, 250 in the pot
-    command = [sys.executable, "manage.py", "run_worker", "--tick", "0.1"]
-    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-    time.sleep(0.5)
-    worker.kill()  # the server goes down before the deadline…
-    worker.wait(timeout=10)
-    time.sleep(2.5)  # …and the deadline passes while it is down
-    assert manage_last_line(env, "shell", "-c", WALLET) == "750"
+    assert wallet() == 750  # 1000 from the grant, 250 in the pot
+    command = [sys.executable, "manage.py", "run_worker", "--tick", "0.05"]
     worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            if manage_last_line(env, "shell", "-c", WALLET) == "1000":
-                break
-            time.sleep(0.2)
-        else:
-            pytest.fail("the stake never came back after the restart")
+        until(lambda: a_worker_made_a_pass(database), "the first worker never made a pass")
+    finally:
+        worker.kill()  # the server goes down before the deadline…
+        worker.wait(timeout=10)
+    assert wallet() == 750
+    # …and the deadline passes while it is down (its clock moved on: the row's due time
+    # moved back)
+    sqlite_value(
+        database,
+        f"UPDATE games_deadline SET due_at = datetime('now', '-1 minute')"
+        f" WHERE kind = '{STAKE_FILL}'",
+    )
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    try:
+        until(lambda: wallet() == 1000, "the stake never came back after the restart")
     finally:
         worker.terminate()
         worker.wait(timeout=10)
+    fills_left = f"SELECT count(*) FROM games_deadline WHERE kind = '{STAKE_FILL}'"
+    assert sqlite_value(database, fills_left) == 0  # applied once, and gone
     assert manage_last_line(env, "audit_ledger").endswith("0 problems")

@@ -13,7 +13,8 @@ from accounts.models import User
 from games.engine import PRESETS
 from games.models import Table
 from matchmaking.models import Ticket
-from matchmaking.services import queue_join
+from matchmaking.services import queue_join, queue_leave
+from tests.fixtures import race, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +144,21 @@ def test_settings_no_preset_offers_are_refused_and_change_nothing(
 def test_the_home_page_and_the_menu_lead_to_online_play(client: Client) -> None:
     page = client.get("/").content.decode()
     assert 'id="online-card"' in page and page.count('href="/online/"') >= 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_player_joining_two_pools_from_two_tabs_gets_no_server_error(
+    make_user: Callable[..., User],
+) -> None:
+    anna = make_user("anna")
+    client = signed_in(anna)
+    forms = [
+        {"preset": "domino", "seating": "4p", "hand_size": "7", "draw": "yes", "target": "100"},
+        {"preset": "domino", "seating": "2", "hand_size": "7", "draw": "yes", "target": "100"},
+    ]
+    for _ in range(3):
+        responses = race(2, lambda i: client.post("/online/join/", forms[i]))
+        assert [r.status_code for r in responses] == [302, 302], responses
+        assert Ticket.objects.filter(user=anna, status=Ticket.Status.WAITING).count() == 1
+        queue_leave(user=anna)

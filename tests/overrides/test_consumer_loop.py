@@ -90,11 +90,15 @@ async def test_a_consumer_cancelled_from_outside_stops_both_sources() -> None:
 
     consumer = asyncio.ensure_future(dispatch_in_turn([socket.get, layer.get], dispatch))
     socket.put_nowait({"type": "websocket.receive"})
-    await asyncio.sleep(0.01)
+    for _ in range(1000):  # the consumer takes it within a few turns of the loop
+        if handled:
+            break
+        await asyncio.sleep(0)
     consumer.cancel()  # daphne cancels an application that outlives its socket
     with pytest.raises(asyncio.CancelledError):
         await consumer
     socket.put_nowait({"type": "late"})
     layer.put_nowait({"type": "late"})
-    await asyncio.sleep(0.01)
+    for _ in range(10):  # turns of the loop enough for a live consumer to take them
+        await asyncio.sleep(0)
     assert handled == [{"type": "websocket.receive"}]

@@ -4,6 +4,7 @@ by every viewer; a writer holding the version writes only what changed."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -13,12 +14,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import User
 from deadlines.services import run_due, set_deadline
-from games import services
+from games import services, states
 from games.kinds import BOT_MOVE
 from games.models import Move, Table
 from games.records import load_match
 from games.selectors import table_view
+from tests.economy.test_money_shown import decided_stake_match
 from tests.fixtures import DUELLO, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +164,15 @@ def test_a_bots_move_locks_its_table_without_reading_it_again(make_user: Any) ->
     assert not [s for s in sql[begin:commit] if s.startswith("SELECT") and '"games_table"' in s]
     assert version_of(table) == version + 1
     assert Move.objects.filter(hand__table=table, actor=Move.Actor.BOT).count() == 1
+
+
+def test_the_end_screen_reads_what_was_recorded_once_and_no_query_per_frame(
+    make_user: Callable[..., User], django_assert_num_queries: Callable[..., object]
+) -> None:
+    table, winner, loser = decided_stake_match(make_user)
+    states.forget()
+    first = table_view(table=table.pk, user=winner)  # the state's one read, reports included
+    assert first.payouts[0].kind == "pot" and first.payouts[0].amount == 200
+    with django_assert_num_queries(0):  # every later viewer and frame at that version
+        again = table_view(table=table.pk, user=loser, at_least=first.version)
+    assert [p.kind for p in again.payouts] == ["xp", "league"]

@@ -1,6 +1,7 @@
-"""Real browsers at a 100-coin stake table, on a desktop and a phone: the stake and the
-pot in the tab's title and the table's header while they play, what the end paid each
-of them in words, "another table at this stake", and a cancelled table's refund."""
+"""The table page at a 100-coin stake table in real browsers, a desktop and a phone: the
+stake and the pot in the tab's title and the table's header while two players play it to
+the end, what the end paid each of them in words and in their wallets, "another table at
+this stake", and, nobody coming to that one, its cancellation and the stake refunded."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .test_play_in_the_browser import new_page, play_if_my_turn, sign_up
-from .test_stakes import coins, sit_at_a_stake_table
+from .pages import coins, new_page, play_if_my_turn, sign_up, sit_at_a_stake_table
 
 pytestmark = pytest.mark.browser
 
@@ -28,18 +28,24 @@ def coins_paid(page: Any) -> int:
     return sum(int(text.strip("+")) for text in shown)
 
 
-def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
+def test_two_players_play_a_stake_table_to_the_end_and_a_table_nobody_joins_is_refunded(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
+    """One match played for both: what it shows while played and at its end, the wallets
+    after it, and the next table's refund (each was a test playing a match of its own)."""
     errors: list[str] = []
     base = live_site.url
     anna, bruno = new_page(browser, DESKTOP, errors), new_page(browser, PHONE, errors)
-    sign_up(anna, base, "anna_money")
-    sign_up(bruno, base, "bruno_money")
+    sign_up(anna, base, "anna_stake")
+    sign_up(bruno, base, "bruno_stake")
     start = {"anna": coins(anna, base), "bruno": coins(bruno, base)}
     assert header_coins(anna) == start["anna"]  # the header, on every page
+    anna.screenshot(path=artifacts / "stakes-lobby-desktop.png", full_page=True)
     sit_at_a_stake_table(anna, base)
+    anna.wait_for_selector("#stake-info")
+    anna.screenshot(path=artifacts / "stake-waiting-desktop.png", full_page=True)
     sit_at_a_stake_table(bruno, base)
+    assert bruno.url == anna.url  # the same table
     for page in (anna, bruno):
         page.wait_for_selector("#board .line", timeout=15_000)
         # Italian, the site's default: "Stake 100 · pot 200"
@@ -65,6 +71,7 @@ def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
         )
     anna.screenshot(path=artifacts / "stake-end-desktop.png", full_page=True)
     bruno.screenshot(path=artifacts / "stake-end-phone.png", full_page=True)
+    bruno.screenshot(path=artifacts / "stake-result-phone.png", full_page=True)
     won = {
         name: p.locator("#status .match-result.won").count() == 1
         for name, p in (("anna", anna), ("bruno", bruno))
@@ -82,21 +89,34 @@ def test_the_stake_and_pot_show_while_playing_and_the_end_says_what_it_paid(
         assert "+200" in said[winner] and "Hai vinto 200 monete dal piatto." in said[winner]
         assert "+200" not in said[loser] and "Hai vinto" not in said[loser]
         assert "XP" in said[loser] and "punti lega" in said[loser]
+    # the wallets: the winner's coins rose by the other's stake (a drawn hand: as before)
+    end = {"anna": header_coins(anna), "bruno": coins(bruno, base)}
+    for name in ("anna", "bruno"):
+        if won["anna"] == won["bruno"]:
+            assert end[name] == start[name]
+        else:
+            assert end[name] == start[name] + (100 if won[name] else -100), name
 
-    # "Another table at this stake": one click, a new table at the same stake
+    # "Another table at this stake": one click, a new table at the same stake, the stake
+    # paid; nobody comes: it is cancelled when its time runs out, and the stake is back.
     finished = anna.url
     anna.click("#sit-again")
     anna.wait_for_url(lambda url: url != finished and re.search(r"/t/[\w-]+/$", url) is not None)
     anna.wait_for_selector("#stake-info")
     assert re.search(r"Posta\s+100\s+·\s+piatto\s+100", anna.locator("#stake-pot").inner_text())
+    assert coins(anna, base) == end["anna"] - 100
+    anna.go_back()
+    anna.wait_for_selector("#stake-info .countdown")
+    anna.screenshot(path=artifacts / "stake-alone-desktop.png", full_page=True)
     anna.wait_for_selector("#lobby .payout.refund", timeout=30_000)  # nobody came: cancelled
+    assert anna.locator("#lobby .flash.info").count() == 1  # time ran out
     assert (
         "Le tue 100 monete sono tornate nel tuo portafoglio." in anna.locator("#lobby").inner_text()
     )
     anna.screenshot(path=artifacts / "stake-cancelled-desktop.png", full_page=True)
     assert anna.locator("#sit-again").count() == 1  # and another try is one click away
-    end = coins(anna, base)
-    assert header_coins(anna) == end
+    assert coins(anna, base) == end["anna"]
+    assert header_coins(anna) == end["anna"]
     for page in (anna, bruno):
         page.context.close()
     assert errors == []

@@ -1,0 +1,193 @@
+"""What the browser tests do on the site's pages, as a player would: open a page, sign up
+or log in, choose a setting, play a legal move, sit at a stake table, start a friends'
+game."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .conftest import DESKTOP, PHONE, ROOT, LiveSite
+
+MY_MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
+PASSWORD = "tavolo-verde-42"
+
+
+@contextlib.contextmanager
+def settled(page: Any, form: str) -> Iterator[None]:
+    """Inside, the page makes an htmx request that redraws ``form`` (a selector); after,
+    htmx has swapped the new form in, bound its triggers and settled it."""
+    page.evaluate(
+        """f => { window.settled = false; document.body.addEventListener('htmx:afterSettle',
+        e => { if (e.target.closest && e.target.closest(f)) window.settled = true; }); }""",
+        form,
+    )
+    yield
+    page.wait_for_function("() => window.settled")
+
+
+def page_until(page: Any, condition: Callable[[], bool], what: str, within: float = 10) -> None:
+    """Poll ``condition`` (fed by the page's events: Playwright delivers them while the
+    page is waited on) until it holds, or fail."""
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, what
+        page.wait_for_timeout(20)
+
+
+def laid_out(page: Any) -> None:
+    """Wait until the fonts are loaded and the page has been drawn twice since: what
+    a screenshot or a measure sees is the settled layout."""
+    page.evaluate(
+        "() => document.fonts.ready.then(() => new Promise(done =>"
+        " requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
+
+
+def new_page(browser: Any, viewport: dict[str, int], errors: list[str], **options: Any) -> Any:
+    """A page of a browser context of its own (``options``: the context's, such as a
+    ``storage_state`` to start signed in)."""
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, **options)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def table_version(page: Any) -> int:
+    return int(page.locator("#table-head").get_attribute("data-version"))
+
+
+def play_if_my_turn(page: Any) -> bool:
+    """Click a legal move if the page offers one; True when it did."""
+    moves = page.locator(MY_MOVES)
+    if moves.count() == 0:
+        return False
+    before = table_version(page)
+    moves.first.click()
+    page.wait_for_function(
+        "v => +document.querySelector('#table-head').dataset.version > v",
+        arg=before,
+        timeout=10_000,
+    )
+    return True
+
+
+def play_until_the_hand_ends(pages: list[Any], limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if all(p.locator("#status .hand-result").count() for p in pages):
+            return
+        if not any(play_if_my_turn(p) for p in pages):
+            time.sleep(0.2)  # a bot (or the other player) is thinking
+    raise AssertionError("the hand did not end in time")
+
+
+def sign_up(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button")
+    page.wait_for_url(f"{base}/")
+
+
+def log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button")
+    page.wait_for_url(f"{base}/")
+
+
+def make_players(live_site: LiveSite, *names: str) -> None:
+    """Claimed accounts, made directly (the sign-up form has its own tests and rate limit)."""
+    script = (
+        "from accounts.models import User\n"
+        f"for name in {list(names)!r}:\n"
+        f"    User.objects.create_user(name, password={PASSWORD!r})\n"
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env=live_site.env,
+        check=True,
+        capture_output=True,
+    )
+
+
+def choose(page: Any, field: str, value: str) -> None:
+    """Pick a setting; the form is redrawn with what the new choice allows."""
+    if field in ("preset", "seating"):  # the choices that redraw the form
+        with settled(page, "#pool-form"):
+            page.select_option(f"#pool-form select[name={field}]", value)
+    else:
+        page.select_option(f"#pool-form select[name={field}]", value)
+    page.wait_for_function(
+        "([f, v]) => document.querySelector(`#pool-form select[name=${f}]`).value === v"
+        " && !document.querySelector('#pool-form.htmx-request')",
+        arg=[field, value],
+    )
+
+
+def coins(page: Any, base: str) -> int:
+    page.goto(f"{base}/coins/stakes/")
+    text = page.locator("#stake-balance strong").inner_text()
+    return int(re.sub(r"\D", "", text))
+
+
+def sit_at_a_stake_table(page: Any, base: str) -> None:
+    page.goto(f"{base}/coins/stakes/")
+    page.select_option("select[name=preset]", "blocco")
+    page.wait_for_selector("select[name=seating] option[value='2']", state="attached")
+    page.select_option("select[name=seating]", "2")
+    page.select_option("select[name=stake]", "100")
+    page.click("#sit-stake")
+    page.wait_for_url(re.compile(r"/t/[\w-]+/$"))
+
+
+def new_friends_table(page: Any, base: str, preset: str, target: str | None = None) -> str:
+    """Through the new-table form; the table's share link."""
+    page.goto(f"{base}/new/?mode=friends&preset={preset}")
+    page.wait_for_load_state("networkidle")
+    page.check("input[name=mode][value=friends]")
+    assert page.locator("select[name=preset]").input_value() == preset
+    if target is not None:
+        page.select_option("select[name=target]", target)
+    frames: list[object] = []
+
+    def count_frames(ws: Any) -> None:
+        if "/ws/table/" in ws.url:
+            ws.on("framereceived", lambda frame: frames.append(frame))
+
+    page.on("websocket", count_frames)
+    page.click("#table-form button[type=submit]")
+    page.wait_for_selector("#lobby .invite")
+    # the socket's first frame redraws the lobby: typing before it would be wiped
+    deadline = time.monotonic() + 10
+    while not frames:
+        assert time.monotonic() < deadline, "the table's socket sent nothing"
+        page.wait_for_timeout(50)
+    return str(page.locator("#share-link").input_value())
+
+
+def two_friends_playing(
+    browser: Any, base: str, errors: list[str], tag: str, preset: str, target: str | None = None
+) -> tuple[Any, Any]:
+    """anna (desktop, host, seat 1) and bruno (phone, seat 2) start a friends' game."""
+    anna, bruno = new_page(browser, DESKTOP, errors), new_page(browser, PHONE, errors)
+    sign_up(anna, base, f"anna_{tag}")
+    sign_up(bruno, base, f"bruno_{tag}")
+    share_url = new_friends_table(anna, base, preset, target)
+    bruno.goto(share_url)
+    bruno.click("#take-seat")
+    anna.wait_for_selector("#lobby .lobby-seat[data-seat='1']:not(.free)")
+    anna.click("#start-game")
+    for page in (anna, bruno):
+        page.wait_for_selector("#board .line")
+    return anna, bruno
