@@ -108,7 +108,8 @@ def test_the_offline_table_looks_like_the_sites_own(
         start_offline(offline, base, bot_level="medium")
         offline.wait_for_selector("#hand .my-tile", timeout=30_000)
         for page in (online, offline):
-            page.wait_for_timeout(2500)  # the computer's opening, if it has the double
+            # my turn: after the computer's opening, if it had the double
+            page.wait_for_selector('#table-head[data-your-turn="1"]', timeout=30_000)
             page.mouse.move(0, 0)
         online.screenshot(path=str(artifacts / f"online-table-{size}.png"))
         offline.screenshot(path=str(artifacts / f"offline-table-{size}.png"))

@@ -18,8 +18,8 @@ import pytest
 from tests.fixtures import static_files_collected
 
 from .conftest import DESKTOP, ROOT, LiveSite
+from .pages import MY_MOVES
 from .test_offline_game import READY, installed, my_turn, position, start_offline
-from .test_play_in_the_browser import MY_MOVES
 
 pytestmark = pytest.mark.browser
 
