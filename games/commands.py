@@ -240,7 +240,7 @@ def _cancel(table_id: int, user: User, data: dict[str, Any]) -> None:
 
 def _back(table_id: int, user: User, data: dict[str, Any]) -> None:
     """ "I'm back": an away player takes their seat back from the stand-in bot."""
-    services.seat_back(table_id=table_id, user=user, version=data["version"])
+    services.seat_back(table_id=table_id, user=user)
 
 
 def _standin(table_id: int, user: User, data: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import run_due
 from games import services
+from games.commands import dispatch
 from games.constants import (
     AWAY_AFTER_TIMEOUTS,
     FORCED_MOVE_SECONDS,
@@ -181,10 +182,25 @@ def test_im_back_takes_the_seat_back_and_restarts_the_count(duel: Table) -> None
     seat = current_turn(duel)
     _time_out_until_away(duel, seat)
     player = seat_user(duel, seat)
-    services.seat_back(table_id=duel.pk, user=player, version=version_of(duel))
+    services.seat_back(table_id=duel.pk, user=player)
     back = Seat.objects.get(table=duel, number=seat)
     assert not back.away and back.timeouts == 0
     assert not table_view(table=duel, user=player).you_are_away
+
+
+def test_im_back_clicked_on_a_screen_the_stand_in_has_since_moved_still_takes_the_seat_back(
+    duel: Table,
+) -> None:
+    """The button was drawn before the computer's last move for them: no "the table has
+    changed, try again" — taking the seat back decides nothing on the position."""
+    seat = current_turn(duel)
+    _time_out_until_away(duel, seat)
+    drawn_at = version_of(duel)
+    run_due(now=after(duel.deadlines.get()))  # the stand-in plays for them meanwhile
+    assert version_of(duel) > drawn_at
+    player = seat_user(duel, seat)
+    dispatch(table_id=duel.pk, user=player, data={"action": "back", "version": drawn_at})
+    assert not Seat.objects.get(table=duel, number=seat).away
 
 
 def test_an_away_player_reading_a_hands_result_is_offered_im_back(
@@ -214,7 +230,7 @@ def test_an_away_player_reading_a_hands_result_is_offered_im_back(
     marks = other.get(f"/t/{duel.code}/").content.decode()
     name = player.display_name
     assert f'<li class="away">{name}: away</li>' in marks  # the next hand does not wait for them
-    services.seat_back(table_id=duel.pk, user=player, version=version_of(duel))
+    services.seat_back(table_id=duel.pk, user=player)
     assert not Seat.objects.get(table=duel, number=seat).away
     page = client.get(f"/t/{duel.code}/").content.decode()
     assert 'id="im-back"' not in page and 'id="next-hand"' in page

@@ -183,7 +183,7 @@ def test_the_host_hands_an_absent_friends_seat_to_the_computer_and_the_friend_ta
         else:
             play_a_legal_move(friends_table)
     assert Move.objects.filter(hand__table=friends_table, seat=1, actor="away").exists()
-    services.seat_back(table_id=friends_table.pk, user=bruno, version=version_of(friends_table))
+    services.seat_back(table_id=friends_table.pk, user=bruno)
     assert not Seat.objects.get(table=friends_table, number=1).away
 
 
