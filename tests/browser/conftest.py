@@ -143,6 +143,7 @@ def artifacts() -> Path:
 #: which the matches other tests play on the same site would add to.
 LONGEST_FIRST = (
     "test_league_page",
+    "test_offline_update",
     "test_table_page_friends",
     "test_table_page_layout",
     "test_offline_game",

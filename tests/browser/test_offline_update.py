@@ -39,7 +39,10 @@ KEPT = """async () => {
 def next_deploy(folder: Path) -> Path:
     """This checkout as the next deploy: the same, but the offline page's script changed."""
     copy = folder / "checkout"
-    skipped = shutil.ignore_patterns(".git", "artifacts", "staticfiles", "vendor", "__pycache__")
+    skipped = shutil.ignore_patterns(  # the sources only: daphne runs on this checkout's venv
+        ".git", ".venv", ".*_cache", ".hypothesis", "artifacts", "staticfiles", "vendor",
+        "__pycache__", "*.sqlite3",
+    )  # fmt: skip
     shutil.copytree(ROOT, copy, ignore=skipped)
     (copy / "vendor").symlink_to(ROOT / "vendor")  # Pyodide and the engine's zip: as they are
     script = copy / "static" / "offline" / "offline.js"
