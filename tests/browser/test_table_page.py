@@ -154,9 +154,14 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
 
     # The tile just played is highlighted (a pass or a draw is shown on the seat instead).
     page.screenshot(path=artifacts / f"table-4p-{name}.png", full_page=True)
-    last_kind = page.locator("#table-head").get_attribute("data-last-kind")
-    assert page.locator("#board .placed.last").count() == (last_kind == "play")
-    assert page.locator("#seats .tag.last-move").count() == (last_kind != "play")
+    # read at once, between two frames (the computer may move again while we look)
+    last_kind, placed, tagged = page.evaluate(
+        "() => [document.querySelector('#table-head').dataset.lastKind,"
+        " document.querySelectorAll('#board .placed.last').length,"
+        " document.querySelectorAll('#seats .tag.last-move').length]"
+    )
+    assert placed == (last_kind == "play")
+    assert tagged == (last_kind != "play")
     # my move answered, the tab's title no longer says it is my turn (the computer may be
     # quick enough to make it my turn again since: the frames say what it was)
     titles = page.evaluate("window.frames_seen.map(f => f.title)")
