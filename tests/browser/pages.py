@@ -191,3 +191,52 @@ def two_friends_playing(
     for page in (anna, bruno):
         page.wait_for_selector("#board .line")
     return anna, bruno
+
+
+class HeldFrames:
+    """The table's socket through a relay that can hold the server's frames back until
+    ``release()``: from the start (the page stays as the server first rendered it), or
+    with ``from_first_move`` from the moment the page sends a move.  ``moves``: the moves
+    the server received; ``last_frame``: the last frame the page got before holding."""
+
+    def __init__(self, page: Any, from_first_move: bool = False) -> None:
+        self.held: list[str | bytes] = []
+        self.holding = not from_first_move
+        self.hold_on_move = from_first_move
+        self.moves: list[str | bytes] = []
+        self.last_frame: str | bytes = ""
+        self.to_page: Any = None
+        page.route_web_socket(re.compile(r"/ws/table/"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.to_page = ws
+
+        def from_page(message: str | bytes) -> None:
+            if '"move"' in str(message):
+                self.moves.append(message)
+                self.holding = self.holding or self.hold_on_move
+                self.hold_on_move = False
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if self.holding:
+                self.held.append(message)
+            else:
+                self.last_frame = message
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def wait_for_first(self, page: Any) -> None:
+        deadline = time.monotonic() + 10
+        while not self.held:
+            assert time.monotonic() < deadline, "the table's socket sent nothing"
+            page.wait_for_timeout(50)
+
+    def release(self) -> None:
+        self.holding = self.hold_on_move = False
+        for message in self.held:
+            self.to_page.send(message)
+        self.held.clear()

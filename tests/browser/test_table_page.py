@@ -14,7 +14,16 @@ import pytest
 from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .pages import MY_MOVES, log_in, new_page, page_until, play_if_my_turn, settled, table_version
+from .pages import (
+    MY_MOVES,
+    HeldFrames,
+    log_in,
+    new_page,
+    page_until,
+    play_if_my_turn,
+    settled,
+    table_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -174,43 +183,6 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     assert errors == []
 
 
-class MoveAnswerHeld:
-    """The table's socket, with the server's frames held back from the moment the page
-    sends a move: ``moves`` are the moves the server received, ``last_frame`` the last
-    frame the page got before that move (a frame at the version the move was sent at)."""
-
-    def __init__(self, page: Any) -> None:
-        self.moves: list[str | bytes] = []
-        self.held: list[str | bytes] = []
-        self.last_frame: str | bytes = ""
-        self.to_page: Any = None
-        page.route_web_socket(re.compile(r"/ws/table/"), self._route)
-
-    def _route(self, ws: Any) -> None:
-        server = ws.connect_to_server()
-        self.to_page = ws
-
-        def from_page(message: str | bytes) -> None:
-            if '"move"' in str(message):
-                self.moves.append(message)
-            server.send(message)
-
-        def from_server(message: str | bytes) -> None:
-            if self.moves:
-                self.held.append(message)
-            else:
-                self.last_frame = message
-                ws.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(from_server)
-
-    def release(self) -> None:
-        for message in self.held:
-            self.to_page.send(message)
-        self.held.clear()
-
-
 def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_move(
     browser: Any, live_site: LiveSite
 ) -> None:
@@ -219,7 +191,7 @@ def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_
     that straddles that frame sends one move, not two."""
     errors: list[str] = []
     page = new_page(browser, DESKTOP, errors)
-    relay = MoveAnswerHeld(page)
+    relay = HeldFrames(page, from_first_move=True)
     new_four_player_table(page, live_site.url)
     wait_for_my_turn(page)
     before = table_version(page)

@@ -5,7 +5,6 @@ first frame arrives is still there, in focus, and is sent."""
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -13,44 +12,9 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
-from .pages import coins, new_page, sign_up, sit_at_a_stake_table
+from .pages import HeldFrames, coins, new_page, sign_up, sit_at_a_stake_table
 
 pytestmark = pytest.mark.browser
-
-
-class HeldFrames:
-    """The table's socket, with the server's frames held back until ``release()``:
-    the player types while the page is as the server first rendered it."""
-
-    def __init__(self, page: Any) -> None:
-        self.held: list[str | bytes] = []
-        self.holding = True
-        self.to_page: Any = None
-        page.route_web_socket(re.compile(r"/ws/table/"), self._route)
-
-    def _route(self, ws: Any) -> None:
-        server = ws.connect_to_server()
-        self.to_page = ws
-
-        def from_server(message: str | bytes) -> None:
-            if self.holding:
-                self.held.append(message)
-            else:
-                ws.send(message)
-
-        server.on_message(from_server)
-
-    def wait_for_first(self, page: Any) -> None:
-        deadline = time.monotonic() + 10
-        while not self.held:
-            assert time.monotonic() < deadline, "the table's socket sent nothing"
-            page.wait_for_timeout(50)
-
-    def release(self) -> None:
-        self.holding = False
-        for message in self.held:
-            self.to_page.send(message)
-        self.held.clear()
 
 
 def frames_seen(page: Any) -> list[object]:
