@@ -5,12 +5,15 @@ game."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from tests.fixtures import manage_last_line
 
 from .conftest import DESKTOP, PHONE, ROOT, LiveSite
 
@@ -119,6 +122,36 @@ def make_players(live_site: LiveSite, *names: str) -> None:
         check=True,
         capture_output=True,
     )
+
+
+def computer_tables_at(
+    live_site: LiveSite, username: str, deals: list[tuple[int, str]]
+) -> list[str]:
+    """New computer tables for a new account `username`, one per (players, position),
+    seat 0 theirs; each hand starts at its position and nothing moves until they do.
+    Each table is made in one transaction, so the site's deadline worker never plays a
+    computer's first move of the original deal before the position replaces it."""
+    script = f"""
+import json
+from dataclasses import replace
+from django.db import transaction
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+user = User.objects.create_user({username!r}, password={PASSWORD!r})
+codes = []
+for players, position in {deals!r}:
+    rules = replace(PRESETS["domino"], players=players, hand_size=7)
+    with transaction.atomic():
+        table = services.table_create(host=user, mode="computer", rules=rules, bot_level="easy")
+        hand = table.hands.get()
+        hand.initial_position = position
+        hand.save()
+        table.deadlines.all().delete()
+    codes.append(table.code)
+print(json.dumps(codes))
+"""
+    return json.loads(manage_last_line(live_site.env, "shell", "-c", script))
 
 
 def choose(page: Any, field: str, value: str) -> None:

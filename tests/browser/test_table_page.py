@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures import manage_last_line
-
 from .conftest import DESKTOP, PHONE, LiveSite
 from .pages import (
     MY_MOVES,
     HeldFrames,
+    computer_tables_at,
     log_in,
     new_page,
     page_until,
@@ -277,25 +276,17 @@ def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_l
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
 
+    from games.engine import ALL_TILES, Tile
+
     # seat 0 holds 4|2, which fits both open ends (2 and 4) of the line 2|3,3|3,3|4
-    setup = """
-from accounts.models import User
-from games import services
-from games.engine import ALL_TILES, PRESETS
-user = User.objects.create_user("ezio_b", password="tavolo-verde-42")
-table = services.table_create(host=user, mode="computer", rules=PRESETS["domino"], bot_level="easy")
-line, mine, theirs = ["2|3", "3|3", "3|4"], ["4|2", "6|6", "5|5"], ["1|1", "0|0", "6|1"]
-used = {str(t) for t in ALL_TILES if f"{t.high}|{t.low}" in mine + theirs or t in
-        [__import__("games.engine", fromlist=["Tile"]).Tile.parse(p) for p in line]}
-rest = [str(t) for t in ALL_TILES if str(t) not in used | set(mine) | set(theirs)]
-hand = table.hands.get()
-hand.initial_position = (f"hands={','.join(mine)}/{','.join(theirs)} boneyard={','.join(rest)}"
-                         f" line={','.join(line)} turn=0 dealer=1")
-hand.save()
-table.deadlines.all().delete()
-print(table.code)
-"""
-    code = manage_last_line(live_site.env, "shell", "-c", setup)
+    line, mine, theirs = ["2|3", "3|3", "3|4"], ["4|2", "6|6", "5|5"], ["1|1", "0|0", "6|1"]
+    dealt = {Tile.parse(t) for t in line + mine + theirs}
+    rest = ",".join(str(t) for t in ALL_TILES if t not in dealt)
+    position = (
+        f"hands={','.join(mine)}/{','.join(theirs)} boneyard={rest}"
+        f" line={','.join(line)} turn=0 dealer=1"
+    )
+    [code] = computer_tables_at(live_site, "ezio_b", [(2, position)])
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
     log_in(page, live_site.url, "ezio_b")

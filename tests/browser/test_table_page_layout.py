@@ -6,16 +6,17 @@ the hand's starting position, so each screen shows a real table at once."""
 
 from __future__ import annotations
 
-import json
+import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.fixtures import manage_last_line
+from games.engine import ALL_TILES, PRESETS, Play, Round, make_bot
 
 from .conftest import PHONE, LiveSite
-from .pages import laid_out, log_in, new_page, play_if_my_turn
+from .pages import computer_tables_at, laid_out, log_in, new_page, play_if_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -29,26 +30,19 @@ LINE = {(2, "early"): 3, (3, "early"): 3, (4, "early"): 3}
 LINE |= {(2, "late"): 22, (3, "late"): 17, (4, "late"): 20}
 PLAYER = "tavola_piena"
 
-#: For each (players, tiles on the line): a computer table whose hand starts at a
-#: position the engine's bots reached, seat 0 (the player) to move with a tile that
-#: fits; nothing moves afterwards (the bots' deadlines are gone).  Early, the player
-#: still holds a full hand; late, a tile of theirs fits both ends (its two buttons
-#: make the hand its tallest).
-SETUP = """
-import json, random
-from dataclasses import replace
-from django.db import transaction
-from accounts.models import User
-from games import services
-from games.engine import PRESETS, Play, Round, make_bot
 
-def wanted(r, stage):
+def wanted(r: Round, stage: str) -> bool:
     plays = [m.tile for m in r.legal_moves() if isinstance(m, Play)]
     if stage == "early":
-        return plays and len(r.hands[0]) >= 7
+        return bool(plays) and len(r.hands[0]) >= 7
     return len(set(plays)) < len(plays)
 
-def position(rules, length, stage):
+
+def position(players: int, length: int, stage: str) -> str:
+    """A position the engine's bots reached with `length` tiles on the line, seat 0 (the
+    player) to move with a tile that fits.  Early, the player still holds a full hand;
+    late, a tile of theirs fits both ends (its two buttons make the hand its tallest)."""
+    rules = replace(PRESETS["domino"], players=players, hand_size=7)
     for seed in range(2000):
         r, bot = Round.deal(rules, rng=random.Random(seed)), make_bot("easy", seed=seed)
         while not r.over:
@@ -59,28 +53,13 @@ def position(rules, length, stage):
             r.play(bot.choose(r.view(r.turn)))
     raise AssertionError("no position found")
 
-user = User.objects.create_user("%(player)s", password="tavolo-verde-42")
-codes = {}
-for players, stage, length in %(wanted)s:
-    rules = replace(PRESETS["domino"], players=players, hand_size=7)
-    with transaction.atomic():  # the worker never sees the dealt hand's deadlines
-        table = services.table_create(host=user, mode="computer", rules=rules, bot_level="easy")
-        hand = table.hands.get()
-        hand.initial_position = position(rules, length, stage)
-        hand.save()
-        table.deadlines.all().delete()
-    codes[f"{players}-{stage}"] = table.code
-print(json.dumps(codes))
-"""
-
 
 @pytest.fixture(scope="module")
 def tables(live_site: LiveSite) -> dict[str, str]:
     """Table codes by "players-stage", for PLAYER."""
-    wanted = [(players, stage, length) for (players, stage), length in LINE.items()]
-    setup = SETUP % {"player": PLAYER, "wanted": wanted}
-    codes: dict[str, str] = json.loads(manage_last_line(live_site.env, "shell", "-c", setup))
-    return codes
+    deals = [(players, position(players, n, stage)) for (players, stage), n in LINE.items()]
+    codes = computer_tables_at(live_site, PLAYER, deals)
+    return {f"{players}-{stage}": code for (players, stage), code in zip(LINE, codes, strict=True)}
 
 
 @pytest.fixture(scope="module")
@@ -211,8 +190,6 @@ def full_line_position() -> str:
     All 28 tiles form one chain (every number is on eight half-tiles: an Euler circuit).
     Seat 0 goes out with the 27th: the longest line a hand can end with, since
     whoever goes out leaves the others holding at least a tile each."""
-    from games.engine import ALL_TILES
-
     unused = {n: [t for t in ALL_TILES if t.has(n)] for n in range(7)}
     stack: list[tuple[int, Any]] = [(6, None)]
     circuit: list[tuple[int, Any]] = []
@@ -236,19 +213,7 @@ def test_the_longest_line_fits_a_phone_screen(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
 
-    setup = f"""
-from accounts.models import User
-from games import services
-from games.engine import PRESETS
-user = User.objects.create_user("lina_b", password="tavolo-verde-42")
-table = services.table_create(host=user, mode="computer", rules=PRESETS["domino"], bot_level="easy")
-hand = table.hands.get()
-hand.initial_position = "{full_line_position()}"
-hand.save()
-table.deadlines.all().delete()
-print(table.code)
-"""
-    code = manage_last_line(live_site.env, "shell", "-c", setup)
+    [code] = computer_tables_at(live_site, "lina_b", [(2, full_line_position())])
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
     log_in(page, live_site.url, "lina_b")
