@@ -316,6 +316,9 @@ COACH_ITERATIONS = int(os.environ.get("COACH_ITERATIONS", "1000"))
 # The share of one core a process's worker gives the coach over time: busy tables end
 # many hands a second, and their reviews wait rather than slow the tables down; 0: off.
 COACH_SHARE = float(os.environ.get("COACH_SHARE", "0.1"))
+# …and none while the process itself is this busy (its CPU, a share of one core, since
+# the coach last looked): at saturation every cycle goes to the players' moves.
+COACH_BUSY = float(os.environ.get("COACH_BUSY", "0.6"))
 
 # Online play: seconds a forming room waits for people before simulated players complete it.
 MATCHMAKING_FILL_SECONDS = int(os.environ.get("MATCHMAKING_FILL_SECONDS", "20"))

@@ -13,7 +13,10 @@ rest.  Bots' moves and the clock's are not reviewed: only ``Move.Actor.PERSON``.
 Reviews are background work: a process gives them at most ``settings.COACH_SHARE``
 of one core over time (after a slice of ``s`` seconds the coach rests
 ``s * (1 / share - 1)``; a review due meanwhile is put off until then), so a busy
-server ending many hands a second keeps its moves fast and reviews arrive later.
+server ending many hands a second keeps its moves fast and reviews arrive later.  And
+while the process is busier than ``settings.COACH_BUSY`` (its CPU since the coach last
+looked, the coach's own slices left out), the coach waits :data:`BUSY_REST` seconds
+and looks again: a saturated server gives the players every cycle.
 """
 
 from __future__ import annotations
@@ -41,15 +44,40 @@ SLICE = 0.5
 #: saturated server: the backlog would only grow, and crowd the worker's claims).
 BACKLOG = 100
 
+#: Seconds a review waits when the process is busy, before the coach looks again.
+BUSY_REST = 5.0
+
+#: The process's CPU seconds, every thread's (tests give the coach a clock of their own).
+process_cpu = time.process_time
+
 #: Until when this process's coach rests (see the module's docstring).
 _resting_until: datetime | None = None
+#: (when, process_cpu()) as the coach last looked or finished a slice; whether it was busy.
+_cpu_mark: tuple[datetime, float] | None = None
+_was_busy = False
 
 
 def _rest_after(now: datetime, spent: float) -> None:
-    global _resting_until
+    global _resting_until, _cpu_mark
     share = settings.COACH_SHARE
     if share < 1:
         _resting_until = now + timedelta(seconds=spent * (1 / share - 1))
+    _cpu_mark = (now + timedelta(seconds=spent), process_cpu())  # its own slice not counted
+
+
+def _busy(now: datetime) -> bool:
+    """Whether the process used more than ``COACH_BUSY`` of a core since the coach last
+    looked (over a second at least; a shorter look keeps the last answer)."""
+    global _cpu_mark, _was_busy
+    cpu = process_cpu()
+    if _cpu_mark is not None:
+        since, cpu_then = _cpu_mark
+        window = (now - since).total_seconds()
+        if window < 1:
+            return _was_busy
+        _was_busy = (cpu - cpu_then) / window > settings.COACH_BUSY
+    _cpu_mark = (now, cpu)
+    return _was_busy
 
 
 def review_later(hand: Hand, seats: list[Seat], now: datetime) -> None:
@@ -103,10 +131,13 @@ def analyse(
 @handles(COACH)
 def review_hand_moves(claimed: Deadline, now: datetime) -> bool:
     """The worker's step for a finished hand: review some of its moves, store them."""
-    if _resting_until is not None and now < _resting_until:
+    until = _resting_until if _resting_until is not None and now < _resting_until else None
+    if until is None and _busy(now):
+        until = now + timedelta(seconds=BUSY_REST)
+    if until is not None:
         with transaction.atomic():
             if still_due(claimed) is not None:  # put off, not dropped
-                set_deadline(COACH, _resting_until, key=claimed.key)
+                set_deadline(COACH, until, key=claimed.key)
         return False
     started = time.perf_counter()
     hand_id = int(claimed.key.partition(":")[2])

@@ -45,6 +45,7 @@ def quick_coach(settings: pytest.FixtureRequest) -> None:
     hands check what happens, not how well it judges (tests/engine/test_coach.py does)."""
     settings.COACH_ITERATIONS = 40  # type: ignore[attr-defined]
     settings.COACH_SHARE = 1.0  # type: ignore[attr-defined]  # no rest (tests/games/test_coach.py checks it)
+    settings.COACH_BUSY = float("inf")  # type: ignore[attr-defined]  # the test process is busy
 
 
 @pytest.fixture(autouse=True)

@@ -187,6 +187,35 @@ def test_a_busy_coach_rests_so_reviews_wait_instead_of_slowing_the_tables(
     assert not Deadline.objects.filter(kind=COACH).exists()
 
 
+def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
+    duel: Table, settings: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import coach
+
+    settings.COACH_BUSY = 0.6  # type: ignore[attr-defined]
+    cpu = [100.0]  # the process's CPU seconds, as the coach reads them
+    monkeypatch.setattr(coach, "process_cpu", lambda: cpu[0])
+    monkeypatch.setattr(coach, "_cpu_mark", None)
+    monkeypatch.setattr(coach, "_was_busy", False)
+    hand = play_first_hand(duel, random.Random(4))
+    now = later()
+    coach._busy(now)  # the coach looks: the process's CPU from here on
+
+    # The next 10 s the tables took 9 s of CPU: the review waits, and is not dropped.
+    cpu[0] += 9
+    now += timedelta(seconds=10)
+    run_due(now=now)
+    assert not MoveReview.objects.filter(hand=hand).exists()
+    put_off = Deadline.objects.get(kind=COACH, key=f"coach:{hand.pk}")
+    assert put_off.due_at == now + timedelta(seconds=coach.BUSY_REST)
+
+    # Over the next 5 s they took 1 s: the coach reviews the hand.
+    cpu[0] += 1
+    run_due(now=put_off.due_at)
+    assert MoveReview.objects.filter(hand=hand).exists()
+    assert not Deadline.objects.filter(kind=COACH).exists()
+
+
 def test_a_coach_far_behind_does_not_queue_more_hands(
     duel: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
