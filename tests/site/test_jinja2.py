@@ -1,0 +1,28 @@
+"""The live templates' helpers (``domino_site.jinja2``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.urls import set_script_prefix
+
+from domino_site.jinja2 import url
+
+
+@pytest.fixture
+def root_prefix_after() -> Iterator[None]:
+    yield
+    set_script_prefix("/")
+
+
+def test_a_link_in_a_live_region_names_the_tables_address() -> None:
+    assert url("game_leave", "abcd2345") == "/t/abcd2345/leave/"
+    assert url("game_leave", "wxyz6789") == "/t/wxyz6789/leave/"
+
+
+@pytest.mark.usefixtures("root_prefix_after")
+def test_a_site_mounted_under_a_prefix_links_under_it_though_the_address_was_named_before() -> None:
+    assert url("table", "abcd2345") == "/t/abcd2345/"  # remembered at the root first
+    set_script_prefix("/domino/")
+    assert url("table", "abcd2345") == "/domino/t/abcd2345/"
