@@ -23,8 +23,8 @@ from games.errors import GameError
 from games.live import table_group, user_group
 from games.models import Seat, Table
 from games.regions import SHARED, region_html
-from games.selectors import TableView, invitations_for, table_view
-from games.viewparts import LogLine
+from games.selectors import invitations_for, table_view
+from games.viewparts import LogLine, TableView
 from realtime import constants, limits
 from realtime import live as realtime_live
 from realtime.cache import cache_is_local

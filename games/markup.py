@@ -25,8 +25,7 @@ from games.drawing import (  # the tiles and small parts, shared with the offlin
 )
 from games.fragments import shared, shared_html
 from games.presets import PRESET_INFO
-from games.selectors import TableView
-from games.viewparts import LogLine, SeatInfo
+from games.viewparts import LogLine, SeatInfo, TableView
 
 
 def ms_until(moment: datetime | None) -> int:

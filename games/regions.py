@@ -13,8 +13,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from games import fragments
-from games.selectors import TableView
-from games.viewparts import REGIONS
+from games.viewparts import REGIONS, TableView
 
 #: region template -> the shared fragment it is, and the values that fragment shows
 SHARED = REGIONS

@@ -11,12 +11,9 @@ its view from them too); the view itself is a NamedTuple like them.
 from __future__ import annotations
 
 import functools
-import uuid
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import NamedTuple
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
@@ -25,26 +22,21 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import Who
 from games.describe import mode_order, table_mode
-from games.engine import PlayerView, RoundResult, Rules
+from games.engine import PlayerView
 from games.engine.deals import commitment
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.models import Hand, Invitation, Seat, Table
-from games.payouts import Payout
 from games.presence import present_users
 from games.presets import PRESET_INFO
 from games.states import TableState, table_state
 from games.viewparts import (  # the view's parts, made alike for the offline table
-    NO_PROOF,
     NOBODY,
     POSITIONS,
     DealProof,
     HandSummary,
-    HandTile,
     LastMove,
-    LogLine,
-    RevealedHand,
     SeatInfo,
-    SideScore,
+    TableView,
     hand_and_moves,
     hand_summaries,
     last_move,
@@ -57,102 +49,6 @@ from games.viewparts import (
     SeatLabel as SeatLabel,  # a shared fragment's key, named here too
 )
 from overrides.statements import Prepared
-
-#: The namespace of the "another table at this stake" tokens (``TableView.sit_again_token``).
-_SIT_AGAIN = uuid.UUID("7b0f5d0e-6c1a-4d4e-9a51-3d2f0c6b8e21")
-
-
-class TableView(NamedTuple):
-    table: Table
-    rules: Rules
-    version: int
-    you: int | None
-    is_host: bool
-    seats: tuple[SeatInfo, ...]
-    hand_number: int
-    player: PlayerView | None
-    hand: tuple[HandTile, ...]
-    draw_move: str | None
-    pass_move: str | None
-    your_turn: bool
-    turn_name: Who
-    log: tuple[LogLine, ...]
-    scores: tuple[SideScore, ...]
-    result: RoundResult | None
-    hand_winner_names: Who
-    revealed: tuple[RevealedHand, ...]
-    hand_summaries: tuple[HandSummary, ...]
-    match_over: bool
-    winner_names: Who
-    you_won: bool
-    invitations: tuple[str, ...]
-    next_hand_at: datetime | None
-    turn_ends_at: datetime | None = None  # the turn clock's deadline, from the server
-    fill_ends_at: datetime | None = None  # a stake table's time to fill
-    last_move: LastMove | None = None
-    you_are_away: bool = False
-    you_are_ready: bool = False
-    payouts: tuple[Payout, ...] = ()  # what the table paid this viewer, once it is over
-    deal: DealProof = NO_PROOF
-
-    @property
-    def playing(self) -> bool:
-        return self.player is not None
-
-    @property
-    def waiting(self) -> bool:
-        return self.table.status == Table.Status.WAITING
-
-    @property
-    def free_seats(self) -> int:
-        return sum(s.is_free for s in self.seats)
-
-    @property
-    def mode_label(self) -> str:
-        """The table's mode, as its players read it (``games.describe``)."""
-        return table_mode(self.table)
-
-    @property
-    def watching(self) -> bool:
-        """A spectator (or a visitor): no seat at the table."""
-        return self.you is None
-
-    @property
-    def hand_over(self) -> bool:
-        return self.result is not None
-
-    @property
-    def pot(self) -> int:
-        """The coins in a stake table's pot: every person seated paid the stake as they
-        sat, and the pot stays whole until the match's end (0 at other tables, and at
-        a cancelled one, whose stakes went back)."""
-        stake = self.table.stake
-        if not stake or self.table.status == Table.Status.CANCELLED:
-            return 0
-        if self.waiting:
-            return stake * sum(not s.is_free for s in self.seats)
-        return stake * self.rules.players
-
-    @property
-    def sit_again_token(self) -> str:
-        """The stake sit form's token for "another table at this stake" from this table:
-        the same for this player on every frame and every click, so the button seats
-        them once (``StakeSit``), however often it is pressed."""
-        seat = next((s for s in self.seats if s.is_you), None)
-        if seat is None or seat.user_id is None:
-            return ""
-        return str(uuid.uuid5(_SIT_AGAIN, f"{self.table.code}:{seat.user_id}"))
-
-    @property
-    def move_ends(self) -> tuple[int, int] | None:
-        """The line's ends, as the hand's end buttons show them (only on this player's turn)."""
-        return self.player.ends if self.your_turn and self.player else None
-
-    @property
-    def move_version(self) -> int | None:
-        """The version the hand's buttons send; None when there are no buttons (not
-        this player's turn), so an unchanged hand is the same fragment version after version."""
-        return self.version if self.your_turn else None
 
 
 def seat_name(seat: Seat) -> str:
@@ -234,6 +130,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),
         payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+        mode_label=table_mode(table),
         deal=_deal_proof(state, player, match_over),
     )
 

@@ -6,18 +6,25 @@ one from a match it holds.  Both make their seats, hand, log, scores and results
 here, from the engine's ``PlayerView`` for the viewer's seat, so the same
 templates draw the same table.  No Django: only the engine and ``accounts.names``.
 
-The parts are NamedTuples: immutable and hashable like frozen dataclasses (shared
-fragments are keyed by them), but built, hashed and compared in C — a frame builds a
-few dozen of them for every viewer at every version.
+The view itself, ``TableView``, is one class for both.  The parts are NamedTuples:
+immutable and hashable like frozen dataclasses (shared fragments are keyed by them),
+but built, hashed and compared in C — a frame builds a few dozen of them for every
+viewer at every version.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from accounts.names import Who
-from games.engine import Draw, Match, Pass, Play, PlayerView, Rules, Tile
+from games.engine import Draw, Match, Pass, Play, PlayerView, RoundResult, Rules, Tile
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from games.payouts import Payout
 
 #: Where each seat sits on the viewer's screen, from the viewer's own (bottom) round.
 POSITIONS = {
@@ -154,6 +161,117 @@ NO_PROOF = DealProof(0, "", "", (), "")
 
 #: No player: a hand or a match without a winner, nobody's turn.
 NOBODY = Who(())
+
+
+#: The namespace of the "another table at this stake" tokens (``TableView.sit_again_token``).
+_SIT_AGAIN = uuid.UUID("7b0f5d0e-6c1a-4d4e-9a51-3d2f0c6b8e21")
+
+
+class TableFacts(Protocol):
+    """What a view's readers in Python read of its table: the site's ``games.models.Table``,
+    or the offline game's ``OfflineTable`` (the templates read more)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def stake(self) -> int: ...
+    @property
+    def mode(self) -> str: ...
+
+
+class TableView(NamedTuple):
+    """Everything one viewer may see of a table, and nothing more (a seat's view: the
+    engine's ``PlayerView``).  The site's is built by ``games.selectors.view_of``; the
+    offline game's by ``games.offline.table``, whose ``table`` is an ``OfflineTable``."""
+
+    table: TableFacts
+    rules: Rules
+    version: int
+    you: int | None
+    is_host: bool
+    seats: tuple[SeatInfo, ...]
+    hand_number: int
+    player: PlayerView | None
+    hand: tuple[HandTile, ...]
+    draw_move: str | None
+    pass_move: str | None
+    your_turn: bool
+    turn_name: Who
+    log: tuple[LogLine, ...]
+    scores: tuple[SideScore, ...]
+    result: RoundResult | None
+    hand_winner_names: Who
+    revealed: tuple[RevealedHand, ...]
+    hand_summaries: tuple[HandSummary, ...]
+    match_over: bool
+    winner_names: Who
+    you_won: bool
+    mode_label: str  # the table's mode, as its players read it (``games.describe``)
+    invitations: tuple[str, ...] = ()
+    next_hand_at: datetime | None = None
+    turn_ends_at: datetime | None = None  # the turn clock's deadline, from the server
+    fill_ends_at: datetime | None = None  # a stake table's time to fill
+    last_move: LastMove | None = None
+    you_are_away: bool = False
+    you_are_ready: bool = False
+    payouts: tuple[Payout, ...] = ()  # what the table paid this viewer, once it is over
+    deal: DealProof = NO_PROOF
+
+    @property
+    def playing(self) -> bool:
+        return self.player is not None
+
+    @property
+    def waiting(self) -> bool:
+        return self.table.status == "waiting"  # Table.Status.WAITING
+
+    @property
+    def free_seats(self) -> int:
+        return sum(s.is_free for s in self.seats)
+
+    @property
+    def watching(self) -> bool:
+        """A spectator (or a visitor): no seat at the table."""
+        return self.you is None
+
+    @property
+    def hand_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def pot(self) -> int:
+        """The coins in a stake table's pot: every person seated paid the stake as they
+        sat, and the pot stays whole until the match's end (0 at other tables, and at
+        a cancelled one, whose stakes went back)."""
+        stake = self.table.stake
+        if not stake or self.table.status == "cancelled":  # Table.Status.CANCELLED
+            return 0
+        if self.waiting:
+            return stake * sum(not s.is_free for s in self.seats)
+        return stake * self.rules.players
+
+    @property
+    def sit_again_token(self) -> str:
+        """The stake sit form's token for "another table at this stake" from this table:
+        the same for this player on every frame and every click, so the button seats
+        them once (``StakeSit``), however often it is pressed."""
+        seat = next((s for s in self.seats if s.is_you), None)
+        if seat is None or seat.user_id is None:
+            return ""
+        return str(uuid.uuid5(_SIT_AGAIN, f"{self.table.code}:{seat.user_id}"))
+
+    @property
+    def move_ends(self) -> tuple[int, int] | None:
+        """The line's ends, as the hand's end buttons show them (only on this player's turn)."""
+        return self.player.ends if self.your_turn and self.player else None
+
+    @property
+    def move_version(self) -> int | None:
+        """The version the hand's buttons send; None when there are no buttons (not
+        this player's turn), so an unchanged hand is the same fragment version after version."""
+        return self.version if self.your_turn else None
 
 
 def named(seats: tuple[int, ...], names: dict[int, str], you: int | None) -> Who:
@@ -321,7 +439,7 @@ def _scores(tv: Any) -> Values:
 
 
 #: region template -> the shared fragment it is, and the values that fragment shows
-#: (from a view of the table: ``games.selectors.TableView`` or the offline table's)
+#: (from a view of the table: ``TableView``, the site's or the offline table's)
 REGIONS: dict[str, tuple[str, Callable[[Any], Values]]] = {
     "games/_hand.html": ("games/_hand_body.html", _hand),
     "games/_board.html": ("games/_board_body.html", _board),

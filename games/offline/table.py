@@ -1,8 +1,8 @@
 """A match against the computer held in the browser, and the player's view of it.
 
-The view has the fields the site's ``games.selectors.TableView`` has, built from the
-same parts (``games.viewparts``), so the live templates draw it as they draw a
-table of the site's: the player in seat 0, the computer in the others.
+The view is the site's own ``games.viewparts.TableView``, built from the same parts,
+so the live templates draw it as they draw a table of the site's: the player in
+seat 0, the computer in the others.
 """
 
 from __future__ import annotations
@@ -10,18 +10,16 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.utils.translation import gettext as _
 
-from accounts.names import Who
 from games.bot_names import bot_name
 from games.constants import BOT_DELAY, BOT_FORCED_DELAY
 from games.engine import (
     IllegalMoveError,
     Match,
     PlayerView,
-    RoundResult,
     Rules,
     make_bot,
     parse_move,
@@ -29,17 +27,11 @@ from games.engine import (
 from games.errors import GameError, illegal_move_message
 from games.presets import describe_rules, rules_from_fields
 from games.viewparts import (
-    NO_PROOF,
     NOBODY,
     POSITIONS,
-    DealProof,
-    HandSummary,
-    HandTile,
     LastMove,
-    LogLine,
-    RevealedHand,
     SeatInfo,
-    SideScore,
+    TableView,
     hand_and_moves,
     hand_summaries,
     last_move,
@@ -66,74 +58,6 @@ class OfflineTable:
     code: str = "offline"
     stake: int = 0
     rematch: None = None
-
-
-class OfflineView(NamedTuple):
-    """``games.selectors.TableView``'s fields, for the player of an offline game."""
-
-    table: OfflineTable
-    rules: Rules
-    version: int
-    you: int | None
-    is_host: bool
-    seats: tuple[SeatInfo, ...]
-    hand_number: int
-    player: PlayerView | None
-    hand: tuple[HandTile, ...]
-    draw_move: str | None
-    pass_move: str | None
-    your_turn: bool
-    turn_name: Who
-    log: tuple[LogLine, ...]
-    scores: tuple[SideScore, ...]
-    result: RoundResult | None
-    hand_winner_names: Who
-    revealed: tuple[RevealedHand, ...]
-    hand_summaries: tuple[HandSummary, ...]
-    match_over: bool
-    winner_names: Who
-    you_won: bool
-    mode_label: str
-    last_move: LastMove | None = None
-    invitations: tuple[str, ...] = ()
-    next_hand_at: None = None
-    turn_ends_at: None = None
-    fill_ends_at: None = None
-    you_are_away: bool = False
-    you_are_ready: bool = False
-    payouts: tuple[Any, ...] = ()  # offline games pay nothing
-    pot: int = 0
-    sit_again_token: str = ""
-    is_waiting: bool = False
-    deal: DealProof = NO_PROOF  # a deal made in the browser proves nothing to anyone
-
-    @property
-    def playing(self) -> bool:
-        return self.player is not None
-
-    @property
-    def waiting(self) -> bool:
-        return self.is_waiting
-
-    @property
-    def free_seats(self) -> int:
-        return 0
-
-    @property
-    def watching(self) -> bool:
-        return self.you is None
-
-    @property
-    def hand_over(self) -> bool:
-        return self.result is not None
-
-    @property
-    def move_ends(self) -> tuple[int, int] | None:
-        return self.player.ends if self.your_turn and self.player else None
-
-    @property
-    def move_version(self) -> int | None:
-        return self.version if self.your_turn else None
 
 
 @dataclass
@@ -256,7 +180,7 @@ class OfflineGame:
 
     # -- what the player sees -----------------------------------------------
 
-    def view(self, *, mode_label: str) -> OfflineView:
+    def view(self, *, mode_label: str) -> TableView:
         rules, match = self.rules, self.match
         you = YOU
         names = {seat: (_("You") if seat == you else name) for seat, name in enumerate(self.names)}
@@ -277,7 +201,7 @@ class OfflineGame:
             names,
             you,
         )
-        return OfflineView(
+        return TableView(
             table=OfflineTable(self.level, status="finished" if match.over else "playing"),
             rules=rules,
             version=self.version,
