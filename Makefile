@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages offline bench bench-load bench-check bench-offline clean
+.PHONY: run dev test test-scaleout serve-scaled setup check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine clean
 
 ## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
 ## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
@@ -97,6 +97,12 @@ bench-load: setup
 ## make bench-offline: the offline game's numbers in Chromium (figures in the README)
 bench-offline: setup
 	$(BIN)/python bench/offline.py --json bench/results/offline.json
+
+## make bench-offline-engine DEALS=1000: the engine under Pyodide (in Node) against this
+## CPython, seeded deals of every table traced ply by ply (the figure in docs/offline.md)
+DEALS ?= 1000
+bench-offline-engine: setup
+	$(BIN)/python bench/offline_engine.py --deals $(DEALS) --json bench/results/offline-engine.json
 
 ## make bench-check: the benchmarks' own tests (bench/tests; make test leaves them out)
 bench-check: setup

@@ -4,14 +4,21 @@ offline page's worker runs it)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+from games.engine import differential
+
+from .conftest import tool
+
+#: Deals traced on both Pythons: every table the site offers four times over, dealt from
+#: committed seeds and from a seeded generator, each with and without a free opening
+#: (the benchmark, bench/offline_engine.py, compares 1,000).
+DEALS = 4 * len(differential.TABLES)
 
 #: A whole match by the engine's own bots, and a table drawn by the browser's glue.
 SCRIPT = """
@@ -44,33 +51,23 @@ print(json.dumps({"python": sys.version_info[:2], "platform": sys.platform,
 """
 
 
-def run_under_node(pyodide_dir: Path, engine_zip: Path, tmp_path: Path) -> dict[str, object]:
-    import json
-
-    node = shutil.which("node")
-    if node is None:
+def pyodide_runner() -> ModuleType:
+    """tools/run_pyodide.py, when Node is here to run it."""
+    runner = tool("run_pyodide")
+    if runner.node() is None:
         pytest.skip("node is not installed: Pyodide runs in the browser test only")
-    script = tmp_path / "play.py"
-    script.write_text(SCRIPT)
-    done = subprocess.run(
-        [node, str(HERE / "run_pyodide.mjs"), str(pyodide_dir), str(engine_zip), str(script)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return runner
 
 
 def test_the_engine_plays_the_same_match_on_pyodide_314_as_on_the_servers_311(
-    pyodide_dir: Path, engine_zip: Path, tmp_path: Path
+    pyodide_dir: Path, engine_zip: Path
 ) -> None:
     import random
 
     from games.engine import PRESETS, Match, make_bot
 
-    browser = run_under_node(pyodide_dir, engine_zip, tmp_path)
+    output = pyodide_runner().run(SCRIPT, engine_zip, timeout=300)
+    browser = json.loads(output.strip().splitlines()[-1])
     assert browser["python"] == [3, 14] and browser["platform"] == "emscripten"
     assert sys.version_info[:2] == (3, 11)
     # the same deals and the same seeded bots: the same match, move for move
@@ -89,3 +86,30 @@ def test_the_engine_plays_the_same_match_on_pyodide_314_as_on_the_servers_311(
     # the browser's glue drew the table with the site's live templates, in Italian
     page = str(browser["page"])
     assert 'id="hand"' in page and 'id="board"' in page and "Contro il computer" in page
+
+
+def differential_under_node(engine_zip: Path, *args: str) -> object:
+    """What ``python -m games.engine.differential *args`` prints under Pyodide, read."""
+    output = pyodide_runner().run_module(
+        "games.engine.differential", *args, engine_zip=engine_zip, timeout=300
+    )
+    return json.loads(output)
+
+
+def test_seeded_hands_of_every_table_trace_alike_ply_by_ply_on_pyodide_and_on_the_server(
+    pyodide_dir: Path, engine_zip: Path
+) -> None:
+    browser = differential_under_node(engine_zip, "--deals", str(DEALS))
+    server = differential.summary(DEALS)
+    assert isinstance(browser, dict)
+    assert browser["python"].startswith("3.14.") and browser["platform"] == "emscripten"
+    assert browser["deals"] == DEALS and browser["plies"] > 10 * DEALS
+
+    def browser_trace(number: int) -> list[str]:
+        lines = differential_under_node(engine_zip, "--trace", str(number))
+        assert isinstance(lines, list)
+        return lines
+
+    mismatch = differential.difference(server, browser, browser_trace)
+    assert mismatch is None, mismatch
+    assert browser["plies"] == server["plies"]

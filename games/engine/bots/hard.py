@@ -109,7 +109,9 @@ class HardBot(WeighingBot):
                 alive = _survivors(results, alive, self.prune_z)
                 if len(alive) == 1:
                     break
-        return [sum(results[k]) / deals if k in alive else None for k in range(len(plays))]
+        # fsum, correctly rounded: the builtin sum() of floats rounds differently from
+        # Python 3.12 on (Pyodide's 3.14), which tipped tied candidates differently.
+        return [math.fsum(results[k]) / deals if k in alive else None for k in range(len(plays))]
 
 
 # Pruning looks at the deals so far after this many, then each time their number doubles.
@@ -123,7 +125,7 @@ def _survivors(results: list[list[float]], alive: list[int], z: float) -> list[i
     errors, or when it has done exactly as well as the best on every deal (a
     twin: keeping one of them is enough).
     """
-    best = max(alive, key=lambda k: sum(results[k]))
+    best = max(alive, key=lambda k: math.fsum(results[k]))  # fsum: as in HardBot.evaluate
     top = results[best]
     kept = []
     for k in alive:
@@ -132,8 +134,8 @@ def _survivors(results: list[list[float]], alive: list[int], z: float) -> list[i
             continue
         gaps = [b - v for b, v in zip(top, results[k], strict=True)]
         n = len(gaps)
-        mean = sum(gaps) / n
-        spread = sum((g - mean) ** 2 for g in gaps) / (n - 1)
+        mean = math.fsum(gaps) / n
+        spread = math.fsum((g - mean) * (g - mean) for g in gaps) / (n - 1)
         if not any(gaps) or mean > z * math.sqrt(spread / n):
             continue
         kept.append(k)

@@ -1,6 +1,7 @@
 // Run Python under Pyodide in Node, as the offline page's worker does in a browser:
-// the vendored Pyodide, the engine's zip unpacked at /offline, then a script.
-//   node run_pyodide.mjs <pyodide folder> <engine zip> <script.py>
+// the vendored Pyodide, the engine's zip unpacked at /offline, then a script
+// (tools/run_pyodide.py runs it for the tests and the benchmarks).
+//   node tools/run_pyodide.mjs <pyodide folder> <engine zip> <script.py>
 // The script's output is printed; a Python error exits with status 1.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
