@@ -330,8 +330,3 @@ BOT_DELAY_SCALE = float(os.environ.get("BOT_DELAY_SCALE", "1"))
 # Rate limits on sign-up, login and claim (accounts/limits.py); off only for the
 # browser tests, whose many players all sign up from 127.0.0.1 within the hour.
 RATELIMIT_ENABLE = env_flag("DJANGO_RATELIMIT", True)
-# Passwords are hashed slowly on purpose (Django's PBKDF2, most of a second each); the
-# browser tests sign up and log in players by the dozen, and hash them quickly: never
-# set it for a site people use.
-if env_flag("DJANGO_INSECURE_FAST_PASSWORDS", False):
-    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

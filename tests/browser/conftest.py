@@ -38,7 +38,7 @@ class LiveSite:
             "STAKE_FILL_SECONDS": "8",  # an unfilled stake table is refunded quickly in tests
             "BOT_DELAY_SCALE": "0.2",  # the computer thinks a fifth of its while in tests
             "DJANGO_RATELIMIT": "0",  # every browser test signs players up from 127.0.0.1
-            "DJANGO_INSECURE_FAST_PASSWORDS": "1",  # …by the dozen: hashing is not under test
+            "DJANGO_SETTINGS_MODULE": "tests.browser.site_settings",  # passwords hashed quickly
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "browser-tests-only-" + "x" * 40,
             "DJANGO_HTTPS": "0",  # plain http on 127.0.0.1: no redirect, no secure-only cookies

@@ -64,7 +64,7 @@ def test_debug_off_with_the_development_secret_key_refuses_to_start() -> None:
 
 def test_production_is_https_only_unless_told_otherwise() -> None:
     https = django_process(SHOW_SETTINGS, **production())
-    # …and its passwords hashed slowly, as Django does (the browser tests' site does not)
+    # …and its passwords hashed slowly, as Django does
     assert https.stdout.split() == [
         "True",
         "True",
