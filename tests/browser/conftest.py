@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from domino_site import scaled
-from tests.fixtures import COLLECTED_STATIC, static_files_collected
+from tests.fixtures import COLLECTED_STATIC, copy_migrated_database, static_files_collected
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -25,13 +25,15 @@ DESKTOP = {"width": 1280, "height": 860}
 
 
 class LiveSite:
-    """daphne serving the site from a fresh SQLite file; ``restart()`` as after a crash."""
+    """daphne serving the site from a fresh SQLite file (a copy of one migrated once for
+    every site: ``copy_migrated_database``); ``restart()`` as after a crash."""
 
     def __init__(self, workdir: Path, *, root: Path = ROOT, port: int | None = None) -> None:
         self.root = root  # the checkout it serves (a test's copy: another deploy)
+        self.database = workdir / "browser.sqlite3"
         self.env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{workdir / 'browser.sqlite3'}",
+            "DATABASE_URL": f"sqlite:///{self.database}",
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "GAME_CLOCK_ENABLED": "1",
             "MATCHMAKING_FILL_SECONDS": "6",  # simulated players come quickly in tests
@@ -52,6 +54,8 @@ class LiveSite:
 
     def start(self) -> None:
         """As ``make run`` serves the site: migrate, collect the static files, daphne."""
+        if not self.database.exists():
+            copy_migrated_database(self.database, self.env)
         self.server = subprocess.Popen(
             [sys.executable, "-m", "domino_site.local", "-b", "127.0.0.1", "-p", str(self.port)],
             cwd=self.root,
@@ -59,7 +63,7 @@ class LiveSite:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        for _ in range(600):  # the first start migrates a fresh database
+        for _ in range(600):  # the first start may collect the static files
             try:
                 urllib.request.urlopen(f"{self.url}/healthz", timeout=1)
                 return
