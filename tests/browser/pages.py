@@ -273,3 +273,7 @@ class HeldFrames:
         for message in self.held:
             self.to_page.send(message)
         self.held.clear()
+
+    def release_first(self) -> None:
+        """Let the first held frame through (the answer to the move), hold the rest."""
+        self.to_page.send(self.held.pop(0))

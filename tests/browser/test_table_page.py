@@ -290,11 +290,11 @@ def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_l
     errors: list[str] = []
     page = new_page(browser, PHONE, errors)
     log_in(page, live_site.url, "ezio_b")
-    frames: list[object] = []  # the socket's first view clears any toast: wait for it
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    # the computer's answer (a draw: no 2 in its hand) is held back, so the board shows
+    # the player's move; and the socket's first view clears any toast: wait for it
+    frames = HeldFrames(page, from_first_move=True)
     page.goto(f"{live_site.url}/t/{code}/")
-    while not frames:
-        page.wait_for_timeout(50)
+    page_until(page, lambda: bool(frames.last_frame), "the socket's first view")
     assert page.locator("#board .end-target").first.is_hidden()  # offered once a tile is chosen
     page.click("#hand .my-tile[data-tile='4|2'] .tile-select")
     right = page.locator("#board .end-target[data-end='right']")
@@ -314,6 +314,8 @@ def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_l
     assert page.locator("#flash .flash").count() == 0
     version = table_version(page)
     right.click()
+    frames.wait_for_first(page)
+    frames.release_first()
     page.wait_for_function(
         "v => +document.querySelector('#table-head').dataset.version > v", arg=version
     )

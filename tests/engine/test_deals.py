@@ -175,7 +175,9 @@ def run_verify(tmp_path: Path, data: object) -> subprocess.CompletedProcess[str]
 
 
 def test_the_command_passes_real_hands_and_fails_a_changed_tile(tmp_path: Path) -> None:
-    proofs = [played_hand(new_seed(), ("cd" * 8,)) for _ in range(2)]
+    # fixed seeds: a random one may deal the opening double first in seat 0's hand, and
+    # swapped into the boneyard it makes a record that cannot be read, not a wrong deal
+    proofs = [played_hand(seed, ("cd" * 8,)) for seed in (SEED, "5e" * 32)]
     passed = run_verify(tmp_path, as_json(proofs))
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert passed.stdout.count("verified") == 2 and "NOT" not in passed.stdout
