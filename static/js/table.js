@@ -216,14 +216,16 @@
     socket = e.detail.socketWrapper;
     seededFor = {}; // a new connection: send again (the same seed; the server keeps one a seat)
   });
-  // Nothing is queued while offline, and a move is sent once: the hand waits for the next frame.
+  // Nothing is queued while offline, and a move is sent once: the hand waits for the next
+  // frame.  Marked as it goes to the socket, not once sent: before the socket opens, the
+  // extension queues it (and a double tap queued two).
   live.addEventListener("htmx:wsConfigSend", function (e) {
-    if (offline || (live.classList.contains("sending") && e.target.closest("#hand"))) {
+    var fromHand = e.target.closest("#hand");
+    if (offline || (live.classList.contains("sending") && fromHand)) {
       e.preventDefault();
+      return;
     }
-  });
-  live.addEventListener("htmx:wsAfterSend", function (e) {
-    if (!e.target.closest("#hand")) return;
+    if (!fromHand) return;
     live.classList.add("sending");
     sentAt = head() ? +head().dataset.version : -1;
   });

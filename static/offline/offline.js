@@ -151,8 +151,9 @@ live.addEventListener("click", (event) => {
   if (!button || !live.contains(button)) return;
   event.preventDefault();
   send({ type: "command", vals: button.getAttribute("hx-vals") || "{}" });
-  // table.js: one move at a time, the hand waits for the next frame
-  button.dispatchEvent(new CustomEvent("htmx:wsAfterSend", { bubbles: true }));
+  // table.js: one move at a time, the hand waits for the next frame (as htmx's ws
+  // extension announces a send)
+  button.dispatchEvent(new CustomEvent("htmx:wsConfigSend", { bubbles: true }));
 });
 
 // ---- games: new, kept, finished ----
