@@ -16,6 +16,7 @@ from .pages import (
     MY_MOVES,
     HeldFrames,
     computer_tables_at,
+    laid_out,
     log_in,
     new_page,
     page_until,
@@ -62,15 +63,17 @@ def sent_moves(page: Any) -> list[str]:
     return moves
 
 
-def box(page: Any, selector: str) -> dict[str, float]:
-    """The element's box, once it has one (a frame may be replacing its region)."""
-    locator = page.locator(selector)
-    for _ in range(100):
-        found = locator.bounding_box() if locator.count() else None
-        if found:
-            return dict(found)
-        page.wait_for_timeout(50)
-    raise AssertionError(f"{selector} never had a box")
+def boxes(page: Any, *selectors: str) -> list[dict[str, float]]:
+    """The elements' boxes, read at once (a frame may be redrawing a region between two
+    reads: the computer players keep moving), once each has one."""
+    read = (
+        "sels => { const found = sels.map(s => document.querySelector(s));"
+        " if (found.some(e => !e)) return null;"
+        " return found.map(e => { const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }); }"
+    )
+    laid_out(page)
+    return list(page.wait_for_function(read, arg=list(selectors)).json_value())
 
 
 def choose(page: Any, field: str, value: str) -> None:
@@ -124,9 +127,9 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     assert seats.count() == 4
     names = [seats.nth(i).locator(".seat-name").inner_text() for i in range(4)]
     assert names[0] in ("Tu", "You") and set(names[1:]) <= BOT_NAMES and len(set(names)) == 4
-    board = box(page, "#board")
-    top, bottom = box(page, ".seat.pos-top"), box(page, ".seat.pos-bottom")
-    left, right = box(page, ".seat.pos-left"), box(page, ".seat.pos-right")
+    board, top, bottom, left, right = boxes(
+        page, "#board", ".seat.pos-top", ".seat.pos-bottom", ".seat.pos-left", ".seat.pos-right"
+    )
     assert top["y"] + top["height"] <= board["y"] + 1
     assert bottom["y"] >= board["y"] + board["height"] - 1
     assert left["x"] + left["width"] <= board["x"] + 1
