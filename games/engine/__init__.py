@@ -7,7 +7,7 @@ from .bots import make_bot
 from .match import Match
 from .moves import DRAW, PASS, Draw, Event, IllegalMoveError, Move, Pass, Play, parse_move
 from .round import Round, find_opening
-from .rules import PRESET_OPTIONS, PRESETS, Rules
+from .rules import PRESET_OPTIONS, PRESETS, Rules, offered_tables
 from .scoring import RoundResult
 from .tiles import ALL_TILES, Placed, Tile
 from .view import PlayerView
@@ -33,5 +33,6 @@ __all__ = [
     "Tile",
     "find_opening",
     "make_bot",
+    "offered_tables",
     "parse_move",
 ]

@@ -35,40 +35,20 @@ import random
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from .bots import LEVELS, Bot, make_bot
 from .deals import deal
 from .round import Round
-from .rules import PRESET_OPTIONS, PRESETS, Rules
+from .rules import offered_tables
 
 #: Deals the hard bot samples per decision: few, for speed; fixed, so no clock decides.
 HARD_ITERATIONS: Final = 12
 DIGEST_LENGTH: Final = 16  # hex digits of a deal's SHA-256: 64 bits tell traces apart
 
 
-def _tables() -> tuple[Rules, ...]:
-    tables = []
-    for name, options in PRESET_OPTIONS.items():
-        for seating in options.seatings:
-            for hand_size in seating.hand_sizes:
-                for draw in options.draw_choices:
-                    teams = seating.pairs if seating.players == 4 else None
-                    tables.append(
-                        replace(
-                            PRESETS[name],
-                            players=seating.players,
-                            teams=teams,
-                            hand_size=hand_size,
-                            draw=draw,
-                        )
-                    )
-    return tuple(tables)
-
-
 #: Every table the site offers, bar the match target (each preset's usual one).
-TABLES: Final = _tables()
+TABLES: Final = tuple(offered_tables())
 
 
 def dealt(number: int) -> Round:

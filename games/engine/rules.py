@@ -247,3 +247,26 @@ PRESETS: Final[dict[str, Rules]] = {
     ),
     "luciano": Rules("luciano", target=100, blocked_scoring="difference"),
 }
+
+
+def offered_tables(*, targets: bool = False) -> list[Rules]:
+    """Every table the presets offer: each seating, tiles each and drawing choice, at the
+    preset's own target (``targets``: at every target it offers too), in a fixed order."""
+    tables: list[Rules] = []
+    for name, options in PRESET_OPTIONS.items():
+        for seating in options.seatings:
+            teams = seating.pairs if seating.players == 4 else None
+            for hand_size in seating.hand_sizes:
+                for draw in options.draw_choices:
+                    table = replace(
+                        PRESETS[name],
+                        players=seating.players,
+                        teams=teams,
+                        hand_size=hand_size,
+                        draw=draw,
+                    )
+                    if targets:
+                        tables.extend(replace(table, target=t) for t in options.targets)
+                    else:
+                        tables.append(table)
+    return tables

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.engine import PRESETS
+from games.engine import PRESETS, offered_tables
 from games.models import Table
-from tests.engine.strategies import every_table
 
 
 def test_a_table_plays_the_rules_it_was_made_with_for_every_setting_offered() -> None:
-    offered = every_table(targets=True)
+    offered = offered_tables(targets=True)
     assert len(offered) > 10
     for rules in offered:
         assert Table(**Table.rules_fields(rules)).rules == rules, rules
@@ -25,5 +24,5 @@ def test_a_tables_settings_are_named_as_the_rows_written_before_were() -> None:
     assert Table.rules_key(pairs) == "domino-4p-7-draw-100"
     blocco = replace(PRESETS["blocco"], players=3, hand_size=5)
     assert Table.rules_key(blocco) == "blocco-3-5-block-single"
-    for rules in every_table(targets=True):
+    for rules in offered_tables(targets=True):
         assert Table.rules_key(rules) == pool_key(rules), rules
