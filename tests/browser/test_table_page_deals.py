@@ -70,6 +70,7 @@ def test_the_commitment_is_shown_before_the_first_move_and_the_seed_after_the_en
 
     page.click("#status .deal-reveal a")
     page.wait_for_selector("#verdict.ok")
+    page.wait_for_load_state("domcontentloaded")  # verify.js is deferred: it has run by then
     assert page.locator("[data-seen]").is_visible()  # this browser saw that commitment
     assert seed in page.locator(".proof").inner_text()
     assert page.evaluate(FITS)
