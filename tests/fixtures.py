@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from django.db import connections
 from django.db.migrations.loader import MigrationLoader
 from django.http import HttpResponse
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.models import User
 from domino_site import local
@@ -148,6 +149,25 @@ def play_a_legal_move(table: Table, rng: random.Random | None = None) -> str:
         version=table.version,
     )
     return str(move)
+
+
+def play_to_the_end(table: Table, seed: int = 1) -> None:
+    """Play the table to its end: people's moves at random (seeded), the computer's, the
+    clock's for a seat away and the next hands by the worker a minute later each time."""
+    from deadlines.services import run_due  # the worker's step, as the tests drive it
+
+    rng = random.Random(seed)
+    for _ in range(2000):
+        table.refresh_from_db()
+        if table.status == Table.Status.FINISHED:
+            return
+        match = load_match(table)
+        seat = table.seats.get(number=match.round.turn)
+        if match.round.over or seat.is_bot or seat.away:
+            run_due(now=timezone.now() + timedelta(minutes=1))
+        else:
+            play_a_legal_move(table, rng)
+    raise AssertionError("the match did not end")
 
 
 def version_of(table: Table) -> int:

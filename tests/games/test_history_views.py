@@ -4,7 +4,6 @@ that are over are ever shown: a table being played has no replay and no record."
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -20,7 +19,7 @@ from games.engine import PRESETS, Match, Round
 from games.engine.verify import check, proofs_from_json
 from games.models import SeatResult, Table
 from games.records import load_match
-from tests.fixtures import DUELLO, play_a_legal_move, version_of
+from tests.fixtures import DUELLO, play_a_legal_move, play_to_the_end, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -29,22 +28,6 @@ STEPS = re.compile(r'<script type="application/json">(.*?)</script>', re.DOTALL)
 
 def later() -> timezone.datetime:
     return timezone.now() + timedelta(minutes=1)
-
-
-def finish(table: Table, seed: int = 1) -> None:
-    """Play the table to its end: people's moves at random, bots and next hands by the clock."""
-    rng = random.Random(seed)
-    for _ in range(2000):
-        table.refresh_from_db()
-        if table.status == Table.Status.FINISHED:
-            return
-        match = load_match(table)
-        seat = table.seats.get(number=match.round.turn)
-        if match.round.over or seat.is_bot:
-            run_due(now=later())
-        else:
-            play_a_legal_move(table, rng)
-    raise AssertionError("the game did not finish")
 
 
 @pytest.fixture
@@ -78,7 +61,7 @@ def test_the_replay_steps_through_every_hand_face_up_from_the_deal_and_the_recor
     duel_against_the_computer: Table,
 ) -> None:
     table = duel_against_the_computer
-    finish(table)
+    play_to_the_end(table)
     match = load_match(table)
     status, html = get(Client(), f"/t/{table.code}/replay/")
     assert status == 200

@@ -29,7 +29,7 @@ from games.models import Hand, Move, Seat, SeatResult, Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services.online import Filler
-from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
+from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, play_to_the_end, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -294,21 +294,6 @@ def test_vs_computer_and_friends_have_no_clock_unless_the_host_chose_one(
         services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO, turn_seconds=7)
 
 
-def _play_to_the_end(table: Table) -> None:
-    rng = random.Random(11)
-    for _ in range(2000):
-        table.refresh_from_db()
-        if table.status == Table.Status.FINISHED:
-            return
-        match = load_match(table)
-        seat = table.seats.get(number=match.round.turn)
-        if match.round.over or seat.is_bot or seat.away:
-            run_due(now=timezone.now() + timedelta(seconds=60))
-        else:
-            play_a_legal_move(table, rng)
-    raise AssertionError("the match did not end")
-
-
 def test_the_end_of_a_match_stores_one_result_per_seat_with_ranks(
     make_user: Callable[..., User],
 ) -> None:
@@ -317,7 +302,7 @@ def test_the_end_of_a_match_stores_one_result_per_seat_with_ranks(
     table = services.online_table_create(
         rules=rules, people=people, fillers=[Filler("sara_91", "easy"), Filler("dario", "easy")]
     )
-    _play_to_the_end(table)
+    play_to_the_end(table, seed=11)
     match = load_match(table)
     results = list(SeatResult.objects.filter(table=table).order_by("seat"))
     assert [r.seat for r in results] == [0, 1, 2, 3]
