@@ -1,7 +1,9 @@
 """Engine speed: random legal games played to the end, per second, on one core.
 
 Each way of playing is a column, all measured in the same run, every game a
-uniformly random legal move each turn (no random number drawn for a forced one):
+uniformly random legal move each turn (no random number drawn for a forced one)
+and its result scored (``RoundResult``: the old ``Round`` and the play-out
+score every hand, so the newer columns read ``result`` too):
 - ``Round``: the public API a search uses: ``Round.deal``, then ``legal_moves()``
   and ``push(move)`` (unchecked) until the hand ends;
 - ``play()``: the same with ``play(move)``, the checked entry the site uses;
@@ -62,6 +64,7 @@ def pushing(engine: ModuleType) -> Runner:
             while moves:
                 make(moves[0] if len(moves) == 1 else moves[int(uniform() * len(moves))])
                 moves = r.legal_moves()
+            _ = r.result  # scored, as the play-out scores its hands
 
     return run
 
@@ -78,6 +81,7 @@ def playing(engine: ModuleType) -> Runner:
             while moves:
                 r.play(moves[0] if len(moves) == 1 else moves[int(uniform() * len(moves))])
                 moves = r.legal_moves()
+            _ = r.result
 
     return run
 

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final, Literal, NamedTuple, TypeAlias
+from typing import Final, Literal, NamedTuple, TypeAlias
 
 from .tiles import ALL_TILES, Tile
 
@@ -109,8 +109,6 @@ _PLAYS: Final = tuple((_make_play(t, "left"), _make_play(t, "right")) for t in A
 class Draw:
     """Take the next tile from the boneyard (only when nothing in hand fits)."""
 
-    _bit: ClassVar[int] = 0  # no tile laid (Round.push reads a play's tile bit)
-
     def __str__(self) -> str:
         return "draw"
 
@@ -118,8 +116,6 @@ class Draw:
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Give up the turn (only when nothing fits and nothing can be drawn)."""
-
-    _bit: ClassVar[int] = 0  # no tile laid (Round.push reads a play's tile bit)
 
     def __str__(self) -> str:
         return "pass"

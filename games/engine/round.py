@@ -683,13 +683,14 @@ class Round:
         searching (:meth:`play` checks).  :meth:`pop` takes it back."""
         seat = self.turn
         code = self._ends
-        bit = move._bit  # a play's tile; 0 for a draw or a pass
-        if bit:
+        # Told apart by type: an attribute read at one place on moves of several
+        # types is slow in CPython (its inline cache holds one type); a type test is not.
+        if type(move) is Play:
             hands = self._hands
-            hand = hands[seat] ^ bit
+            hand = hands[seat] ^ move._bit
             hands[seat] = hand
             self._trail.append((move, seat, code))
-            code = self._ends = move._to[code]  # type: ignore[union-attr]
+            code = self._ends = move._to[code]
             if not hand:
                 self._end(seat)
                 return
@@ -720,9 +721,8 @@ class Round:
         made = self._trail.pop()
         move = made[0]
         seat = made[1]
-        bit = move._bit
-        if bit:
-            self._hands[seat] |= bit
+        if type(move) is Play:  # by type, as in push
+            self._hands[seat] |= move._bit
             self._ends = made[2]
         elif len(made) == 4:  # a draw: the tile goes back on the pile
             drawn = made[3]
@@ -746,9 +746,9 @@ class Round:
         del trail[depth:]
         hands = self._hands
         for made in reversed(undone):  # the last first: a drawn tile may have been laid
-            bit = made[0]._bit
-            if bit:
-                hands[made[1]] |= bit
+            move = made[0]
+            if type(move) is Play:
+                hands[made[1]] |= move._bit
             elif len(made) == 4:
                 hands[made[1]] ^= _BIT[made[3]]
                 self._pile.append(made[3])

@@ -39,22 +39,17 @@ class RoundResult:
 def score_domino(rules: Rules, hands: Sequence[int], seat: int) -> RoundResult:
     """``seat`` laid its last tile: its side takes every opposing hand's pips."""
     pips = tuple(map(pip_total, hands))
-    sides = rules.seat_sides
-    side = sides[seat]
-    points = 0
-    for s, p in enumerate(pips):
-        if sides[s] != side:
-            points += p
-    winners = (seat, (seat + 2) % 4) if rules.partnerships else (seat,)
-    return RoundResult(winners, points, "domino", pips)
+    if rules.partnerships:
+        partner = (seat + 2) % 4
+        return RoundResult((seat, partner), sum(pips) - pips[seat] - pips[partner], "domino", pips)
+    return RoundResult((seat,), sum(pips) - pips[seat], "domino", pips)
 
 
 def score_blocked(rules: Rules, hands: Sequence[int]) -> RoundResult:
     """Nobody can play: the side with the fewest pips wins, as the preset scores it."""
     pips = tuple(map(pip_total, hands))
-    side_pips = [0] * rules.sides
-    for seat, side in enumerate(rules.seat_sides):
-        side_pips[side] += pips[seat]
+    pairs = rules.partnerships  # seats 0+2 against 1+3
+    side_pips = (pips[0] + pips[2], pips[1] + pips[3]) if pairs else pips
     lowest = min(side_pips)
     if side_pips.count(lowest) > 1:
         return RoundResult((), 0, "blocked", pips)
@@ -62,8 +57,11 @@ def score_blocked(rules: Rules, hands: Sequence[int]) -> RoundResult:
     if rules.blocked_scoring == "all":
         points = sum(pips)
     elif rules.blocked_scoring == "difference":
-        points = sum(total - lowest for total in side_pips)
+        points = sum(side_pips) - lowest * len(side_pips)
     else:
         points = 0
-    winners = tuple(sorted(rules.seats_of(side), key=lambda s: (pips[s], s)))
+    if not pairs:
+        return RoundResult((side,), points, "blocked", pips)
+    partner = side + 2  # the side's seat with fewer pips first, the lower seat on a tie
+    winners = (partner, side) if pips[partner] < pips[side] else (side, partner)
     return RoundResult(winners, points, "blocked", pips)
