@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -178,3 +179,14 @@ def test_a_deal_is_weighed_by_how_likely_the_others_plays_were() -> None:
     held_heavy, held_light = masks("6|6,1|1,2|1/6|5,3|3"), masks("6|6,1|1,2|1/4|3,3|3")
     ratio = likelihood.weight(held_light) / likelihood.weight(held_heavy)
     assert ratio == pytest.approx(1 + 1.5**5)  # 6|5 is 5 pips heavier than 6|0
+
+
+def test_absurd_odds_fall_back_to_the_plain_mean_rather_than_divide_by_zero() -> None:
+    r = random_round(PAIRS, 8, stop_after=20)
+    while not r.over and len(plays_of(r.view(r.turn))) < 2:
+        r.play(r.legal_moves()[0])
+    assert not r.over
+    view = r.view(r.turn)
+    plays = plays_of(view)
+    means = HardBot(seed=3, iterations=30, infer=1e30).evaluate(view, plays)
+    assert all(m is not None and math.isfinite(m) for m in means)

@@ -137,8 +137,8 @@ class HardBot(WeighingBot):
                     break
         # fsum, correctly rounded: the builtin sum() of floats rounds differently from
         # Python 3.12 on (Pyodide's 3.14), which tipped tied candidates differently.
-        if likelihood is not None:
-            total = math.fsum(weights)
+        total = math.fsum(weights)
+        if total > 0.0:  # weighed (0: not weighing, or every weight underflowed at absurd odds)
             return [
                 math.fsum([w * v for w, v in zip(weights, results[k], strict=True)]) / total
                 if k in alive
