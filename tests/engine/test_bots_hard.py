@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import PRESETS, Play, Round, Rules
 from games.engine.bots.base import plays_of
-from games.engine.bots.hard import HardBot, _scorer, _survivors
+from games.engine.bots.hard import HardBot, _Likelihood, _scorer, _survivors
+from games.engine.bots.knowledge import Knowledge
 from games.engine.moves import _PLAYS
 from games.engine.round import BLOCKED
 from games.engine.tiles import VALUE, mask_of, parse_tiles
@@ -162,3 +165,28 @@ def test_the_search_stops_early_once_one_play_is_left() -> None:
     means = HardBot(seed=1, iterations=2000, prune_z=3.0).evaluate(view, plays)
     kept = [str(p) for p, m in zip(plays, means, strict=True) if m is not None]
     assert kept == ["6|3L"]
+
+
+def test_a_deal_is_weighed_by_how_likely_the_others_plays_were() -> None:
+    # Seat 1 answered the 6|6 with 6|0: a deal in which it also held 6|5, and
+    # laid the light tile rather than the heavy one, is the less likely.
+    hands = [["6|6", "1|1", "2|1"], ["6|5", "6|0", "3|3"]]
+    r = Round.from_hands(replace(PRESETS["blocco"], players=2), hands)
+    r.play("6|6L")
+    r.play("6|0L")
+    view = r.view(0)
+    likelihood = _Likelihood(view, Knowledge.from_view(view), ratio=1.5, double=4)
+    held_heavy, held_light = masks("6|6,1|1,2|1/6|5,3|3"), masks("6|6,1|1,2|1/4|3,3|3")
+    ratio = likelihood.weight(held_light) / likelihood.weight(held_heavy)
+    assert ratio == pytest.approx(1 + 1.5**5)  # 6|5 is 5 pips heavier than 6|0
+
+
+def test_absurd_odds_fall_back_to_the_plain_mean_rather_than_divide_by_zero() -> None:
+    r = random_round(PAIRS, 8, stop_after=20)
+    while not r.over and len(plays_of(r.view(r.turn))) < 2:
+        r.play(r.legal_moves()[0])
+    assert not r.over
+    view = r.view(r.turn)
+    plays = plays_of(view)
+    means = HardBot(seed=3, iterations=30, infer=1e30).evaluate(view, plays)
+    assert all(m is not None and math.isfinite(m) for m in means)

@@ -7,8 +7,11 @@ candidate move in that deal to the end of the hand (:meth:`Round.finish
 :class:`~games.engine.round.Round` of the deal, then taken back),
 every candidate on the same deal and the same random numbers, so that their
 difference is the move's own.  The move with the best average result for this
-seat's side is laid.  Optionally, candidates that fall clearly behind are
-dropped, and the search ends early once a single one is left.
+seat's side is laid, each deal weighed by how likely the other seats' plays
+were on it (they are taken to prefer heavy tiles and doubles, as most players
+do: a seat that laid 1|0 where 6|5 fitted probably did not hold 6|5).
+Optionally, candidates that fall clearly behind are dropped, and the search
+ends early once a single one is left.
 
 The result of a hand is the side's margin: the points it scores, or minus the
 points an opposing side scores (shared among the opponents with three or more
@@ -23,10 +26,10 @@ import time
 from collections.abc import Callable, Sequence
 from itertools import cycle
 
-from ..moves import Play
+from ..moves import Draw, Play
 from ..round import BLOCKED, Round
 from ..rules import Rules
-from ..tiles import pip_total
+from ..tiles import HIGH, LOW, SUIT, VALUE, pip_total
 from ..view import PlayerView
 from .base import WeighingBot
 from .endgame import EndgameSolver, Score
@@ -34,6 +37,10 @@ from .knowledge import Knowledge, WorldSampler
 
 #: The site's thinking time per decision, in milliseconds.
 DEFAULT_BUDGET_MS = 40.0
+
+#: How much likelier the others are taken to lay a tile one pip heavier (1: not at
+#: all, every sampled deal counts the same: the bot before this reading, "classic").
+DEFAULT_INFER = 1.3
 
 # Random numbers shared by every candidate's play-out on one deal, read in a
 # cycle: about as many as a play-out uses (one to three per tile laid).
@@ -55,6 +62,8 @@ class HardBot(WeighingBot):
         win_bonus: float = 10.0,
         endgame_tiles: int = 0,
         prune_z: float = 0.0,
+        infer: float = DEFAULT_INFER,
+        infer_double: int = 4,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -65,7 +74,11 @@ class HardBot(WeighingBot):
         default: measured no stronger, see bench/bots.md);
         ``prune_z``: a candidate whose paired deficit to the best exceeds this many
         standard errors is dropped, and the search stops when one is left (saves
-        time, but measured a little weaker: off, 0, by default; see bench/bots.md)."""
+        time, but measured a little weaker: off, 0, by default; see bench/bots.md);
+        ``infer``: each sampled deal is weighed by how likely the other seats' plays
+        were on it, taking each to lay a fitting tile with odds ``infer`` to the
+        power of its pips, plus ``infer_double`` for a double (1 weighs every deal
+        the same, as the bot did before: ``hard:infer=1`` is the classic bot)."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:
@@ -77,6 +90,10 @@ class HardBot(WeighingBot):
         self.win_bonus = win_bonus
         self.endgame_tiles = endgame_tiles
         self.prune_z = prune_z
+        if infer < 1.0:
+            raise ValueError(f"infer is a ratio of at least 1 (1 is off), not {infer}")
+        self.infer = infer
+        self.infer_double = infer_double
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -88,7 +105,14 @@ class HardBot(WeighingBot):
         as clearly worse than another."""
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         trial = _Trial(self, view, plays, self._rng.random)
-        sampler = WorldSampler(Knowledge.from_view(view))
+        knowledge = Knowledge.from_view(view)
+        sampler = WorldSampler(knowledge)
+        likelihood = (
+            _Likelihood(view, knowledge, self.infer, self.infer_double)
+            if self.infer > 1.0
+            else None
+        )
+        weights: list[float] = []
         rng = self._rng
         results: list[list[float]] = [[] for _ in plays]
         alive = list(range(len(plays)))
@@ -96,6 +120,8 @@ class HardBot(WeighingBot):
         checkpoint = _FIRST_CHECK
         while True:
             hands, pile = sampler.sample(rng)
+            if likelihood is not None:
+                weights.append(likelihood.weight(hands))
             for k, value in zip(alive, trial.results(hands, pile, alive), strict=True):
                 results[k].append(value)
             deals += 1
@@ -111,6 +137,14 @@ class HardBot(WeighingBot):
                     break
         # fsum, correctly rounded: the builtin sum() of floats rounds differently from
         # Python 3.12 on (Pyodide's 3.14), which tipped tied candidates differently.
+        total = math.fsum(weights)
+        if total > 0.0:  # weighed (0: not weighing, or every weight underflowed at absurd odds)
+            return [
+                math.fsum([w * v for w, v in zip(weights, results[k], strict=True)]) / total
+                if k in alive
+                else None
+                for k in range(len(plays))
+            ]
         return [math.fsum(results[k]) / deals if k in alive else None for k in range(len(plays))]
 
 
@@ -140,6 +174,73 @@ def _survivors(results: list[list[float]], alive: list[int], z: float) -> list[i
             continue
         kept.append(k)
     return kept
+
+
+class _Likelihood:
+    """How likely the plays the other seats made are on a sampled deal.
+
+    A seat is taken to lay each fitting tile with odds ``ratio`` to the power of
+    its weight (its pips, plus ``double`` for a double): heavy tiles and doubles
+    go first, as most players lay them.  Its hand at each of its plays is its
+    sampled hand now plus the tiles it laid since (plays before its last draw
+    are left out: the tiles it drew then are not known).  The chosen tile's own
+    odds are the same on every deal, so a deal's weight is one over the product
+    of each play's total odds.  Powers are taken by multiplying (no ``exp``,
+    whose last bit may differ between C libraries).
+    """
+
+    def __init__(self, view: PlayerView, knowledge: Knowledge, ratio: float, double: int) -> None:
+        odds = []
+        for i in range(len(VALUE)):
+            value = 1.0
+            for _ in range(VALUE[i] + (double if HIGH[i] == LOW[i] else 0)):
+                value *= ratio
+            odds.append(value)
+        self._odds = {1 << i: o for i, o in enumerate(odds)}
+        me = knowledge.seat
+        later = [0] * knowledge.players  # tiles each seat laid after the play at hand
+        stopped = [False] * knowledge.players
+        terms: list[tuple[int, int, float]] = []
+        for event in reversed(view.log):
+            seat, move = event.seat, event.move
+            if seat == me or stopped[seat]:
+                continue
+            if type(move) is Draw:
+                stopped[seat] = True
+                continue
+            if type(move) is not Play or event.ends is None:
+                continue
+            bit = move.tile.bit
+            fits = SUIT[event.ends[0]] | SUIT[event.ends[1]]
+            known = (later[seat] | bit) & fits
+            later[seat] |= bit
+            hidden = fits & knowledge.possible(seat)
+            if hidden:  # otherwise the play's odds are the same on every deal
+                terms.append((seat, hidden, self._sum(known)))
+        self._terms = terms
+
+    def _sum(self, mask: int) -> float:
+        odds = self._odds
+        total = 0.0
+        while mask:
+            low = mask & -mask
+            total += odds[low]
+            mask ^= low
+        return total
+
+    def weight(self, hands: Sequence[int]) -> float:
+        """The deal's weight, up to a factor the same for every deal."""
+        product = 1.0
+        odds = self._odds
+        for seat, hidden, known in self._terms:
+            total = known
+            mask = hands[seat] & hidden
+            while mask:
+                low = mask & -mask
+                total += odds[low]
+                mask ^= low
+            product *= total
+        return 1.0 / product
 
 
 class _Trial:
