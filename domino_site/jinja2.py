@@ -1,7 +1,8 @@
 """The Jinja2 environment of the table's live regions (``templates/live/``).
 
 A table's regions are rendered for every viewer at every version, so they use the
-faster of Django's two template engines (made leaner still: ``overrides.jinja2``);
+faster of Django's two template engines (its translations looked up once per render:
+``overrides.jinja2``);
 the rest of the site is Django templates.
 Translations are Django's own (``{% trans %}`` and ``_()`` call its gettext in the
 language active for the viewer), as are the helpers below.
@@ -21,7 +22,6 @@ from games import markup, regions
 from games.describe import describe_rules
 from games.forms import TableForm
 from games.fragments import shared
-from overrides.jinja2 import LeanEnvironment
 
 
 def url(name: str, *args: object) -> str:
@@ -40,7 +40,7 @@ def environment(**options: Any) -> Environment:
     # A missing value renders as "", as in a Django template, in debug too (Django
     # would pick DebugUndefined, which prints the expression).
     options["undefined"] = Undefined
-    env = LeanEnvironment(extensions=["jinja2.ext.i18n"], **options)
+    env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         url=url,

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jinja2 import BaseLoader, FileSystemLoader, ModuleLoader, Undefined, pass_context
+from jinja2 import BaseLoader, Environment, FileSystemLoader, ModuleLoader, Undefined, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -17,7 +17,7 @@ from games import drawing
 from games.offline import stand_in
 from games.presets import PRESET_INFO, describe_rules
 from games.viewparts import REGIONS, LogLine, SeatInfo
-from overrides.jinja2 import LeanEnvironment, gettext_callables
+from overrides.jinja2 import gettext_callables
 
 #: The page's regions, by id, and the live template that draws each (``_live.html``'s).
 REGION_TEMPLATES = {
@@ -44,7 +44,7 @@ class Renderer:
         loader: BaseLoader = (
             ModuleLoader(str(compiled)) if compiled.is_dir() else FileSystemLoader(str(templates))
         )
-        env = LeanEnvironment(
+        env = Environment(
             loader=loader,
             extensions=["jinja2.ext.i18n"],
             autoescape=True,

@@ -1,6 +1,5 @@
-"""The live regions' Jinja2 environment (overrides/jinja2.py)
-renders exactly what stock Jinja2 renders: its faster calls and translations change
-nothing a player reads."""
+"""The live regions' Jinja2 environment renders exactly what stock Jinja2 renders: its
+translations (overrides/jinja2.py) change nothing a player reads."""
 
 from __future__ import annotations
 

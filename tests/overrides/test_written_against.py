@@ -23,9 +23,6 @@ WRITTEN_AGAINST: dict[str, dict[str, str]] = {
         "channels.consumer.AsyncConsumer.dispatch": "39f34e7d4fb0f655",
     },
     "jinja2": {  # Jinja2 3.1.6
-        "jinja2.runtime.Context.call": "a27b379ba8cc9393",
-        "jinja2.environment.Environment.make_globals": "b6eb9ef15eaebcaf",
-        "jinja2.utils._PassArg": "b3d748cb5ae69899",
         "jinja2.ext._make_new_gettext": "fae00437e53e3604",
         "jinja2.ext._make_new_ngettext": "5218662a6061743a",
     },
