@@ -24,6 +24,7 @@ class QueueConsumer(ViewerConsumer):
 
     pool_id: int | None = None
     waiting_ticket: int | None = None
+    sent: str | None = None  # the last state sent: the same state is not sent again
 
     async def connect(self) -> None:
         await super().connect()
@@ -57,7 +58,9 @@ class QueueConsumer(ViewerConsumer):
         if pool_id != self.pool_id:  # a change between the read and joining the group is not missed
             await self._follow_pool(pool_id)
             html, pool_id = await database_sync_to_async(self._render_state)()
-        await self.send(text_data=html)
+        if html != self.sent:  # "your table is ready" twice would start a second navigation
+            self.sent = html
+            await self.send(text_data=html)
 
     async def _follow_pool(self, pool_id: int | None) -> None:
         """Listen to the pool the player now waits in (they may have changed queue)."""

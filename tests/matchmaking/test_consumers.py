@@ -101,6 +101,25 @@ async def test_the_waiting_screen_follows_the_room_live_until_the_table_starts(
     await anna.disconnect()
 
 
+async def test_a_seated_player_is_sent_the_way_to_the_table_once(
+    make_user: Callable[..., User],
+) -> None:
+    """Another change in the queue after the seating sends nothing: the same "your table is
+    ready" again would start a second navigation to the table, cutting the first short."""
+    players = [await sync_to_async(make_user)(n) for n in ("anna", "bruno", "carla", "dino")]
+    await sync_to_async(queue_join)(user=players[0], rules=PAIRS)
+    anna, _ = await connect(players[0])
+    await frame(anna)
+    for player in players[1:]:
+        await sync_to_async(queue_join)(user=player, rules=PAIRS)
+        shown = await frame(anna)
+    assert "/online/seated/" in shown
+    other = await sync_to_async(make_user)("elena")
+    await sync_to_async(queue_join)(user=other, rules=PAIRS)  # the pool changes again
+    assert await anna.receive_nothing(timeout=0.3)
+    await anna.disconnect()
+
+
 async def test_leaving_in_another_tab_updates_the_waiting_screen(
     make_user: Callable[..., User],
 ) -> None:
