@@ -235,7 +235,7 @@ class _Likelihood:
         for seat, hidden, known in self._terms:
             total = known
             mask = hands[seat] & hidden
-            while mask:
+            while mask:  # _sum's loop, written out: it runs for every term of every deal
                 low = mask & -mask
                 total += odds[low]
                 mask ^= low
