@@ -17,7 +17,6 @@ from economy.services.rewards import base_reward, seating_of
 from economy.services.shop import PRODUCTS, Product
 from games.models import SeatResult, Table
 from games.payouts import Payout
-from overrides.statements import Prepared
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -25,15 +24,9 @@ if TYPE_CHECKING:
 SEATINGS = ("2", "3", "4", "pairs")
 
 
-_wallets = Prepared(
-    lambda user_id: Account.objects.filter(kind=Account.Kind.WALLET, user_id=user_id)
-)
-
-
 def balance_of(*, user: User) -> int:
-    """The player's coins (0 before their wallet opens): a prepared read, as every
-    page's header shows them."""
-    wallet = _wallets.first(user.pk)
+    """The player's coins (0 before their wallet opens): every page's header shows them."""
+    wallet = Account.objects.filter(kind=Account.Kind.WALLET, user_id=user.pk).first()
     return wallet.balance if wallet else 0
 
 

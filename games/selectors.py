@@ -48,7 +48,6 @@ from games.viewparts import (  # the view's parts, made alike for the offline ta
 from games.viewparts import (
     SeatLabel as SeatLabel,  # a shared fragment's key, named here too
 )
-from overrides.statements import Prepared
 
 
 def seat_name(seat: Seat) -> str:
@@ -219,12 +218,9 @@ def _left_at(seats: Iterable[Seat], hand: int) -> dict[int, list[int]]:
     return left
 
 
-_tables_by_code = Prepared(lambda code: Table.objects.filter(code=code))
-
-
 def table_by_code(code: str) -> Table | None:
-    """The table a page's address names (a prepared read: every table page makes it)."""
-    return _tables_by_code.first(code)
+    """The table a page's address names."""
+    return Table.objects.filter(code=code).first()
 
 
 def _pending_invitations(user_id: int) -> QuerySet[Invitation]:
@@ -240,13 +236,9 @@ def invitations_for(*, user: User) -> QuerySet[Invitation]:
     )
 
 
-_pending = Prepared(_pending_invitations)
-
-
 def pending_invitation_count(*, user: User) -> int:
-    """How many ``invitations_for`` lists: the badge every page shows (a prepared read:
-    a player has a few at most)."""
-    return len(_pending(user.pk))
+    """How many ``invitations_for`` lists: the badge every page shows."""
+    return _pending_invitations(user.pk).count()
 
 
 def _games_in_progress(user_id: int) -> QuerySet[Table]:
@@ -282,13 +274,10 @@ class GameCard:
 MY_GAMES = 6
 
 
-_my_latest_games = Prepared(lambda user_id: _games_in_progress(user_id)[:MY_GAMES])
-
-
 def my_games(*, user: User) -> list[GameCard]:
     """The player's games waiting or being played, each as they would see it."""
     cards = []
-    for table in _my_latest_games(user.pk):
+    for table in _games_in_progress(user.pk)[:MY_GAMES]:
         # as new as the list just read: a state remembered at that version needs no query
         tv = table_view(table=table.pk, user=user, at_least=table.version)
         others = [s for s in tv.seats if not s.is_you and not s.is_free]

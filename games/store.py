@@ -24,7 +24,6 @@ from games.engine import Match
 from games.models import Hand, Seat, Table
 from games.records import load_match
 from games.states import TableState
-from overrides import statements
 
 #: A deadline a writer set: (kind, due).
 Due = tuple[str, datetime]
@@ -46,8 +45,9 @@ def lock(table_id: int, version: int | None = None) -> Writing:
     a stale command as before."""
     if version is not None:
         held = states.held(table_id, version)
-        if held is not None and statements.update(
-            Table, {"pk": table_id, "version": version}, version=version
+        if (
+            held is not None
+            and Table.objects.filter(pk=table_id, version=version).update(version=version)
         ):
             return Writing(copy.copy(held.table), held)
     table = locked_table(table_id)
@@ -178,12 +178,7 @@ def table_changed(table: Table) -> None:
 def bump_version(table: Table, *, fields: Iterable[str] | None = None) -> None:
     """Save the table at its next version (every change to a table does, in its transaction)."""
     table.version += 1
-    if fields is None:
-        table.save()
-    else:  # the hot path (a move, a player ready): no compiling of the statement
-        statements.update(
-            Table, {"pk": table.pk}, **{f: getattr(table, f) for f in ("version", *fields)}
-        )
+    table.save(update_fields=None if fields is None else ["version", *fields])
 
 
 def announce_change(table: Table, state: TableState | None = None) -> None:

@@ -12,7 +12,6 @@ from accounts.models import User
 from deadlines.models import Deadline
 from games.models import Table
 from matchmaking.kinds import POOL_FILL
-from overrides.statements import Prepared
 
 from .models import Pool, Ticket
 from .services import fill_timeout
@@ -24,22 +23,16 @@ class PoolCount:
     waiting: int
 
 
-#: The pools with people waiting, the busiest first: a prepared read (the lobby shows
-#: it, and polls it while open).
-_waiting_pools = Prepared(
-    lambda: (
+def pool_counts() -> list[PoolCount]:
+    """The pools with people waiting now, the busiest first (the lobby polls it)."""
+    pools = (
         Pool.objects.annotate(
             waiting=Count("tickets", filter=Q(tickets__status=Ticket.Status.WAITING))
         )
         .filter(waiting__gt=0)
         .order_by("-waiting", "key")
     )
-)
-
-
-def pool_counts() -> list[PoolCount]:
-    """The pools with people waiting now, the busiest first."""
-    return [PoolCount(pool=p, waiting=p.waiting) for p in _waiting_pools()]  # type: ignore[attr-defined]
+    return [PoolCount(pool=p, waiting=p.waiting) for p in pools]
 
 
 @dataclass(frozen=True)
@@ -71,18 +64,12 @@ class QueueState:
         return -(-self.remaining_ms // 1000)
 
 
-#: A player's latest ticket: a prepared read (the lobby's every load makes it); its
-#: pool or table is read only when the player waits or was just seated.
-_latest_ticket = Prepared(
-    lambda user_id: Ticket.objects.filter(user_id=user_id).order_by("-pk")[:1]
-)
-
-
 def queue_state(*, user: User | None) -> QueueState:
     """Where this player stands in matchmaking (visitors and guests stand nowhere)."""
     if user is None or not user.is_authenticated:
         return QueueState(ticket=None)
-    ticket = _latest_ticket.first(user.pk)
+    # its pool or table is read only when the player waits or was just seated
+    ticket = Ticket.objects.filter(user_id=user.pk).order_by("-pk").first()
     if ticket is None or ticket.status == Ticket.Status.LEFT:
         return QueueState(ticket=None)
     if ticket.status == Ticket.Status.SEATED:

@@ -46,7 +46,6 @@ from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 from games.store import Writing, locked_table, table_changed
-from overrides import statements
 
 from .common import check_version
 from .deals import deal_hand
@@ -185,8 +184,8 @@ def _record(
         raise GameError(illegal_move_message(error)) from error
     hand = writing.current_hand(match)
     played = current.moves  # as the engine logged it: an opening is always on the left
-    statements.insert(
-        StoredMove(hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor)
+    StoredMove.objects.create(
+        hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor
     )
     now = timezone.now()
     if current.result is not None:
@@ -400,7 +399,7 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     _present(seat)
     if not seat.ready:
         seat.ready = True
-        statements.update(Seat, {"pk": seat.pk}, ready=True)
+        seat.save(update_fields=["ready"])
     if any(_waits_for(s) for s in seats):
         writing.next_version(fields=())  # the others see who is ready
         writing.seats_changed(seats)

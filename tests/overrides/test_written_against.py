@@ -26,15 +26,6 @@ WRITTEN_AGAINST: dict[str, dict[str, str]] = {
         "jinja2.ext._make_new_gettext": "fae00437e53e3604",
         "jinja2.ext._make_new_ngettext": "5218662a6061743a",
     },
-    "statements": {  # Django 5.2.19
-        "django.db.models.sql.compiler.SQLCompiler.get_select": "12c5003d7ab4bf35",
-        "django.db.models.sql.compiler.SQLCompiler.get_converters": "c6c8c1b71882ee8b",
-        "django.db.models.sql.compiler.SQLCompiler.apply_converters": "c034ce3e5090aa2e",
-        "django.db.models.Model.from_db": "eba347895d11fa79",
-    },
-    "page_threads": {  # asgiref 3.13.0
-        "asgiref.sync.ThreadSensitiveContext": "da8ec00f861b8bdf",
-    },
 }
 
 
