@@ -12,13 +12,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from deadlines.clock import GameClockMiddleware  # noqa: E402
+from domino_site.page_threads import PageThreads  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns  # noqa: E402
 
 application = GameClockMiddleware(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,  # static files: WhiteNoise's middleware
+            "http": PageThreads(django_asgi_app),  # static files: WhiteNoise's middleware
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
                     # Django's URLPatterns, which Channels routes (its stubs want their own type)

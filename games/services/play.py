@@ -228,7 +228,7 @@ def _present(seat: Seat) -> None:
 @transaction.atomic
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
-    writing = store.lock(table_id, version)
+    writing = store.lock(table_id, version, changing=True)  # it records a move or raises
     table, seats = writing.table, writing.seats()
     seat = _your_seat(table, seats, user)
     check_version(table, version)

@@ -83,3 +83,34 @@ def test_the_same_move_sent_twice_at_once_is_played_once(friends_table: Table) -
     assert len(refused) == 1 and refused[0].stale
     assert Move.objects.filter(hand__table=friends_table).count() == 1
     assert Table.objects.get(pk=friends_table.pk).version == version + 1
+
+
+def test_a_refused_move_at_a_held_version_leaves_the_table_at_that_version(
+    friends_table: Table,
+) -> None:
+    """The lock of a move saves the next version at once: a move refused after it (not
+    this player's turn, not a legal tile) must leave the table as it was."""
+    states.table_state(friends_table.pk)  # held here: the lock is the one UPDATE
+    version = friends_table.version
+    turn, move = _the_move_on_turn(friends_table)
+    other = next(s.number for s in friends_table.seats.all() if s.user_id and s.number != turn)
+    with pytest.raises(GameError, match="not your turn"):
+        services.move_submit(
+            table_id=friends_table.pk,
+            user=seat_user(friends_table, other),
+            move=move,
+            version=version,
+        )
+    with pytest.raises(GameError):
+        services.move_submit(
+            table_id=friends_table.pk,
+            user=seat_user(friends_table, turn),
+            move="9|9L",
+            version=version,
+        )
+    assert Table.objects.get(pk=friends_table.pk).version == version
+    assert not Move.objects.filter(hand__table=friends_table).exists()
+    services.move_submit(  # and the right move at that version is still played
+        table_id=friends_table.pk, user=seat_user(friends_table, turn), move=move, version=version
+    )
+    assert Table.objects.get(pk=friends_table.pk).version == version + 1

@@ -82,11 +82,11 @@ def test_after_a_move_every_viewer_renders_without_a_query(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone(
+def test_a_move_at_a_table_without_a_clock_writes_the_next_version_and_the_move_alone(
     friends_table: Table,
 ) -> None:
-    """Held state, no deadline to replace: the lock, the move, the version, nothing else.
-    The lock reads nothing: an UPDATE matching the row only at the version the player saw."""
+    """Held state, no deadline to replace: two statements.  The lock reads nothing: an
+    UPDATE matching the row only at the version the player saw saves the next one."""
     match = load_match(friends_table)
     player = seat_user(friends_table, match.round.turn)
     table_view(table=friends_table.pk, user=player)  # the state at this version is held
@@ -102,14 +102,12 @@ def test_a_move_at_a_table_without_a_clock_writes_the_move_and_the_version_alone
         "BEGIN",
         "UPDATE",
         "INSERT",
-        "UPDATE",
         "COMMIT",
     ]
-    lock, bump = (q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE"))
+    (lock,) = (q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE"))
     version = version_of(friends_table)
-    assert lock.startswith(f'UPDATE "games_table" SET "version" = {version - 1} WHERE')
+    assert lock.startswith(f'UPDATE "games_table" SET "version" = {version} WHERE')
     assert f'"version" = {version - 1}' in lock.split("WHERE")[1]
-    assert bump.startswith('UPDATE "games_table" SET "version" = ') and "status" not in bump
     friends_table.refresh_from_db()
     assert friends_table.status == Table.Status.PLAYING and friends_table.started_at is not None
 
