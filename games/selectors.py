@@ -220,7 +220,8 @@ def _left_at(seats: Iterable[Seat], hand: int) -> dict[int, list[int]]:
 
 def table_by_code(code: str) -> Table | None:
     """The table a page's address names."""
-    return Table.objects.filter(code=code).first()
+    found = list(Table.objects.filter(code=code)[:1])  # unique: no ordering, as first() adds
+    return found[0] if found else None
 
 
 def _pending_invitations(user_id: int) -> QuerySet[Invitation]:
