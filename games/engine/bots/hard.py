@@ -64,6 +64,7 @@ class HardBot(WeighingBot):
         prune_z: float = 0.0,
         infer: float = DEFAULT_INFER,
         infer_double: int = 4,
+        playout_follow: int = 0,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -78,7 +79,10 @@ class HardBot(WeighingBot):
         ``infer``: each sampled deal is weighed by how likely the other seats' plays
         were on it, taking each to lay a fitting tile with odds ``infer`` to the
         power of its pips, plus ``infer_double`` for a double (1 weighs every deal
-        the same, as the bot did before: ``hard:infer=1`` is the classic bot)."""
+        the same, as the bot did before: ``hard:infer=1`` is the classic bot);
+        ``playout_follow``: the pips the play-outs' greedy moves (which lay the
+        heaviest tile) count extra for a play whose new end the rest of the hand
+        can follow."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:
@@ -94,6 +98,7 @@ class HardBot(WeighingBot):
             raise ValueError(f"infer is a ratio of at least 1 (1 is off), not {infer}")
         self.infer = infer
         self.infer_double = infer_double
+        self.playout_follow = playout_follow
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -255,6 +260,7 @@ class _Trial:
         self.view = view
         self.plays = plays
         self.randomness = bot.randomness
+        self.follow = bot.playout_follow
         self.uniform = uniform
         self.score = _scorer(rules, seat, bot.win_bonus)
         left_to_play = sum(view.hand_counts) + (view.boneyard_count if rules.draw else 0)
@@ -276,7 +282,7 @@ class _Trial:
             if solver is not None:
                 values.append(solver.value(r))
             else:
-                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness)
+                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness, self.follow)
                 values.append(score(at_end, outcome))
             r.pop()
         return values
