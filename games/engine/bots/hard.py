@@ -65,6 +65,9 @@ class HardBot(WeighingBot):
         infer: float = DEFAULT_INFER,
         infer_double: int = 4,
         playout_follow: int = 0,
+        extend_ms: float = 0.0,
+        extend_z: float = 2.0,
+        settle_z: float = 0.0,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -82,7 +85,12 @@ class HardBot(WeighingBot):
         the same, as the bot did before: ``hard:infer=1`` is the classic bot);
         ``playout_follow``: the pips the play-outs' greedy moves (which lay the
         heaviest tile) count extra for a play whose new end the rest of the hand
-        can follow."""
+        can follow; ``extend_ms``: when the budget is spent and the two best
+        candidates are still within ``extend_z`` standard errors of each other, the
+        search goes on, checking again every quarter of the budget, up to this many
+        milliseconds in all (0: off); ``settle_z``: the search stops at half the
+        budget if the best candidate leads the second by more than this many
+        standard errors (0: off)."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:
@@ -99,6 +107,9 @@ class HardBot(WeighingBot):
         self.infer = infer
         self.infer_double = infer_double
         self.playout_follow = playout_follow
+        self.extend_ms = extend_ms
+        self.extend_z = extend_z
+        self.settle_z = settle_z
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -108,7 +119,10 @@ class HardBot(WeighingBot):
     def evaluate(self, view: PlayerView, plays: list[Play]) -> list[float | None]:
         """Each play's average result over the sampled deals; None for a play dropped
         as clearly worse than another."""
-        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        start = time.perf_counter()
+        deadline = start + self.budget_ms / 1000.0
+        halfway = start + self.budget_ms / 2000.0 if self.settle_z > 0 else math.inf
+        last_call = start + self.extend_ms / 1000.0  # the extended search's end
         trial = _Trial(self, view, plays, self._rng.random)
         knowledge = Knowledge.from_view(view)
         sampler = WorldSampler(knowledge)
@@ -133,8 +147,14 @@ class HardBot(WeighingBot):
             if self.iterations is not None:
                 if deals >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
-                break
+            elif (now := time.perf_counter()) >= halfway:
+                halfway = math.inf
+                if not _close(results, weights, alive, self.settle_z):
+                    break
+            elif now >= deadline:
+                if now >= last_call or not _close(results, weights, alive, self.extend_z):
+                    break
+                deadline = min(now + self.budget_ms / 4000.0, last_call)
             if deals == checkpoint and self.prune_z > 0:
                 checkpoint *= 2
                 alive = _survivors(results, alive, self.prune_z)
@@ -151,6 +171,29 @@ class HardBot(WeighingBot):
                 for k in range(len(plays))
             ]
         return [math.fsum(results[k]) / deals if k in alive else None for k in range(len(plays))]
+
+
+def _close(results: list[list[float]], weights: list[float], alive: list[int], z: float) -> bool:
+    """The two best live candidates are within ``z`` standard errors of each other
+    (their paired difference over the deals, each deal weighed as in the mean)."""
+    if len(alive) < 2:
+        return False
+    n = len(results[alive[0]])
+    w = weights if weights else [1.0] * n
+    total = math.fsum(w)
+    if total <= 0.0:
+        return False
+
+    def weighed(values: list[float]) -> float:
+        return math.fsum([a * v for a, v in zip(w, values, strict=True)])
+
+    ranked = sorted(alive, key=lambda k: -weighed(results[k]))
+    best, second = results[ranked[0]], results[ranked[1]]
+    gaps = [b - s for b, s in zip(best, second, strict=True)]
+    mean = weighed(gaps) / total
+    spread = math.fsum([(a * (g - mean)) ** 2 for a, g in zip(w, gaps, strict=True)])
+    spread /= total * total
+    return mean <= z * math.sqrt(spread)
 
 
 # Pruning looks at the deals so far after this many, then each time their number doubles.
