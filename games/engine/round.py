@@ -759,15 +759,13 @@ class Round:
             self.over = False
             self._outcome = self._result = None
 
-    def play_out(self, rnd: Callable[[], float], randomness: float = 1.0, follow: int = 0) -> int:
+    def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
         """Play on to the end of the hand, unchecked, for searching; return
         :attr:`outcome` (:meth:`pop_to` takes the moves back).
 
         Each play is random with probability ``randomness`` (uniform over the
         fitting tiles, then over the ends it fits), otherwise greedy: the
-        heaviest fitting tile, on the left end when it fits both; with
-        ``follow``, a play that leaves an end the rest of the hand fits counts
-        that many pips more (the first such end of the heaviest such tile).  ``rnd`` is
+        heaviest fitting tile, on the left end when it fits both.  ``rnd`` is
         called only for a choice (never for a forced move), in that order.
 
         The same moves as :meth:`push` would make, and recorded alike, but on
@@ -791,21 +789,18 @@ class Round:
             self._ends,
             rnd,
             randomness,
-            follow,
             self._trail.append,
         )
         self._end(outcome)
         return outcome
 
-    def finish(
-        self, rnd: Callable[[], float], randomness: float = 1.0, follow: int = 0
-    ) -> tuple[int, list[int]]:
+    def finish(self, rnd: Callable[[], float], randomness: float = 1.0) -> tuple[int, list[int]]:
         """:meth:`play_out` on a copy: the outcome and every hand at the end, this
         round left as it is.  Cheaper than ``play_out`` then ``pop_to`` (no move
         recorded, nothing to take back), with the same moves for the same ``rnd``."""
         if self.over or self._ends == EMPTY_LINE:
             twin = self.copy()
-            return twin.play_out(rnd, randomness, follow), twin._hands
+            return twin.play_out(rnd, randomness), twin._hands
         hands = list(self._hands)
         outcome = _play_on(
             hands,
@@ -816,7 +811,6 @@ class Round:
             self._ends,
             rnd,
             randomness,
-            follow,
             None,
         )[0]
         return outcome, hands
@@ -835,7 +829,6 @@ def _play_on(
     code: int,
     rnd: Callable[[], float],
     randomness: float,
-    follow: int,
     record: Callable[[Made], None] | None,
 ) -> tuple[int, int, int]:
     """:meth:`Round.play_out`'s loop on the state given (``hands`` and ``pile``
@@ -872,19 +865,13 @@ def _play_on(
             choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
             i = choices[int(rnd() * len(choices))]
             randomly = True
-        elif follow:
-            i = -1  # chosen below, with its end
-            randomly = False
         else:
             i = heavy_hi[fits >> half]
             j = heavy_lo[fits & half_mask]
             if i < 0 or (j >= 0 and key[j] > key[i]):
                 i = j
             randomly = False
-        if follow and not randomly:
-            play = _following_play(hand, fits, code, follow)
-            i = play.tile.index
-        elif lefts[code] >> i & 1 and not (randomly and rights[code] >> i & 1 and rnd() < 0.5):
+        if lefts[code] >> i & 1 and not (randomly and rights[code] >> i & 1 and rnd() < 0.5):
             play = plays[i][0]
         else:
             play = plays[i][1]
@@ -903,24 +890,6 @@ def _play_on(
             outcome = BLOCKED
             break
     return outcome, seat, code
-
-
-def _following_play(hand: int, fits: int, code: int, follow: int) -> Play:
-    """The play-out's greedy play with ``follow``: the heaviest, counting ``follow``
-    pips more for a play that leaves an end the rest of the hand fits."""
-    best = _PLAYS[0][0]
-    best_value = -1
-    bonus = follow * 32  # _KEY's scale
-    while fits:
-        low = fits & -fits
-        fits ^= low
-        i = low.bit_length() - 1
-        rest = hand ^ low
-        for play in _FITS_AT[code][i] if code < EMPTY_LINE else _PLAYS[i][:1]:
-            value = _KEY[i] + (bonus if rest & _OPEN[play._to[code]] else 0)
-            if value > best_value:
-                best, best_value = play, value
-    return best
 
 
 def _format_position(

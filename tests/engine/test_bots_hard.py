@@ -16,7 +16,7 @@ from games.engine.bots.hard import HardBot, _Likelihood, _scorer, _survivors
 from games.engine.bots.knowledge import Knowledge
 from games.engine.moves import _PLAYS
 from games.engine.round import BLOCKED
-from games.engine.tiles import ALL_TILES, VALUE, mask_of, parse_tiles
+from games.engine.tiles import VALUE, mask_of, parse_tiles
 
 from .strategies import random_round, seeds, tables
 
@@ -55,48 +55,6 @@ def test_the_greedy_play_out_plays_the_policy_it_says_and_takes_itself_back(
     assert r.moves[depth:] == from_text.moves
     r.pop_to(depth)
     assert r.position() == before and len(r.moves) == depth
-
-
-def _greedy_following(r: Round, follow: int) -> None:
-    """The greedy policy with ``follow``: the heaviest tile, ``follow`` pips more for
-    a play whose ends the rest of the hand fits, left first."""
-    while not r.over:
-        moves = r.legal_moves()
-        plays = [m for m in moves if isinstance(m, Play)]
-        if not plays:
-            r.play(moves[0])
-            continue
-
-        def value(m: Play, rest_of: int = r.hand_masks()[r.turn]) -> tuple[int, int, bool]:
-            twin = r.copy()
-            twin.push(m)
-            ends = twin.ends
-            rest = rest_of & ~(1 << m.tile.index)
-            followed = ends is not None and any(
-                rest >> t.index & 1 and bool({t.high, t.low} & set(ends)) for t in ALL_TILES
-            )
-            return (m.tile.value + (follow if followed else 0), m.tile.index, m.end == "left")
-
-        r.play(max(plays, key=value))
-
-
-@settings(max_examples=150, deadline=None)
-@given(tables, seeds, st.integers(min_value=0, max_value=20), st.sampled_from([0.0, 0.5, 1.0]))
-def test_the_following_play_out_plays_its_policy_and_finish_makes_the_same_moves(
-    rules: Rules, seed: int, depth: int, randomness: float
-) -> None:
-    r = random_round(rules, seed, stop_after=depth)
-    before, position = len(r.moves), r.position()
-    finished = r.finish(random.Random(seed).random, randomness, follow=3)
-    assert r.position() == position and len(r.moves) == before
-    r.play_out(random.Random(seed).random, randomness, follow=3)
-    assert finished == (r.outcome, list(r.hand_masks()))
-    replayed = Round.replay(rules, r.initial_position, r.moves)  # every move checked
-    assert replayed.result == r.result
-    twin = Round.from_position(rules, position)
-    if randomness == 0.0 and twin.ends is not None:
-        _greedy_following(twin, 3)
-        assert r.moves[before:] == twin.moves
 
 
 @settings(max_examples=100, deadline=None)

@@ -64,7 +64,6 @@ class HardBot(WeighingBot):
         prune_z: float = 0.0,
         infer: float = DEFAULT_INFER,
         infer_double: int = 4,
-        playout_follow: int = 0,
         extend_ms: float = 0.0,
         extend_z: float = 2.0,
         settle_z: float = 0.0,
@@ -83,9 +82,7 @@ class HardBot(WeighingBot):
         were on it, taking each to lay a fitting tile with odds ``infer`` to the
         power of its pips, plus ``infer_double`` for a double (1 weighs every deal
         the same, as the bot did before: ``hard:infer=1`` is the classic bot);
-        ``playout_follow``: the pips the play-outs' greedy moves (which lay the
-        heaviest tile) count extra for a play whose new end the rest of the hand
-        can follow; ``extend_ms``: when the budget is spent and the two best
+        ``extend_ms``: when the budget is spent and the two best
         candidates are still within ``extend_z`` standard errors of each other, the
         search goes on, checking again every quarter of the budget, up to this many
         milliseconds in all (0: off); ``settle_z``: the search stops at half the
@@ -106,7 +103,6 @@ class HardBot(WeighingBot):
             raise ValueError(f"infer is a ratio of at least 1 (1 is off), not {infer}")
         self.infer = infer
         self.infer_double = infer_double
-        self.playout_follow = playout_follow
         self.extend_ms = extend_ms
         self.extend_z = extend_z
         self.settle_z = settle_z
@@ -303,7 +299,6 @@ class _Trial:
         self.view = view
         self.plays = plays
         self.randomness = bot.randomness
-        self.follow = bot.playout_follow
         self.uniform = uniform
         self.score = _scorer(rules, seat, bot.win_bonus)
         left_to_play = sum(view.hand_counts) + (view.boneyard_count if rules.draw else 0)
@@ -325,7 +320,7 @@ class _Trial:
             if solver is not None:
                 values.append(solver.value(r))
             else:
-                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness, self.follow)
+                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness)
                 values.append(score(at_end, outcome))
             r.pop()
         return values
