@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from games.engine import PRESETS, Play, Round, Rules
 from games.engine.bots.base import plays_of
-from games.engine.bots.hard import HardBot, _Likelihood, _scorer, _survivors
+from games.engine.bots.hard import HardBot, _close, _Likelihood, _scorer, _survivors
 from games.engine.bots.knowledge import Knowledge
 from games.engine.moves import _PLAYS
 from games.engine.round import BLOCKED
@@ -149,6 +149,18 @@ def test_survivors_drop_clearly_worse_candidates_and_twins() -> None:
         [v + rng.gauss(0, 10) for v in best],  # as good within the noise: keep
     ]
     assert _survivors(results, [0, 1, 2, 3], z=3.0) in ([0, 3], [3, 0])
+
+
+def test_two_plays_are_close_until_one_leads_by_more_than_the_noise() -> None:
+    rng = random.Random(2)
+    best = [rng.gauss(0, 10) for _ in range(200)]
+    noisy = [v + rng.gauss(0, 10) for v in best]
+    behind = [v - 6 for v in best]
+    assert _close([best, noisy], [], [0, 1], z=2.0)
+    assert not _close([best, behind], [], [0, 1], z=2.0)
+    assert not _close([best, behind, noisy], [1.0] * 200, [0, 1], z=2.0)  # weighed, 2 alive
+    assert _close([best, behind, noisy], [1.0] * 200, [0, 2], z=2.0)
+    assert not _close([best], [], [0], z=2.0)  # a single play left is settled
 
 
 def test_the_search_stops_early_once_one_play_is_left() -> None:

@@ -10,8 +10,11 @@ difference is the move's own.  The move with the best average result for this
 seat's side is laid, each deal weighed by how likely the other seats' plays
 were on it (they are taken to prefer heavy tiles and doubles, as most players
 do: a seat that laid 1|0 where 6|5 fitted probably did not hold 6|5).
-Optionally, candidates that fall clearly behind are dropped, and the search
-ends early once a single one is left.
+With a time budget, the search goes on past it while the two best candidates
+are within the noise of each other, and stops at half of it once one clearly
+leads: the time goes where it can change the move.  Optionally, candidates
+that fall clearly behind are dropped, and the search ends early once a single
+one is left.
 
 The result of a hand is the side's margin: the points it scores, or minus the
 points an opposing side scores (shared among the opponents with three or more
@@ -42,6 +45,10 @@ DEFAULT_BUDGET_MS = 40.0
 #: all, every sampled deal counts the same: the bot before this reading, "classic").
 DEFAULT_INFER = 1.3
 
+#: How long a close decision may take in all, in milliseconds (the budget is spent
+#: where it changes the move: see bench/bots.md, "Towards 60%").
+DEFAULT_EXTEND_MS = 100.0
+
 # Random numbers shared by every candidate's play-out on one deal, read in a
 # cycle: about as many as a play-out uses (one to three per tile laid).
 _NUMBERS_PER_DEAL = 37
@@ -64,6 +71,9 @@ class HardBot(WeighingBot):
         prune_z: float = 0.0,
         infer: float = DEFAULT_INFER,
         infer_double: int = 4,
+        extend_ms: float = DEFAULT_EXTEND_MS,
+        extend_z: float = 1.0,
+        settle_z: float = 3.0,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -78,7 +88,14 @@ class HardBot(WeighingBot):
         ``infer``: each sampled deal is weighed by how likely the other seats' plays
         were on it, taking each to lay a fitting tile with odds ``infer`` to the
         power of its pips, plus ``infer_double`` for a double (1 weighs every deal
-        the same, as the bot did before: ``hard:infer=1`` is the classic bot)."""
+        the same); ``extend_ms``: when the budget is spent and the two best
+        candidates are still within ``extend_z`` standard errors of each other, the
+        search goes on, checking again every quarter of the budget, up to this many
+        milliseconds in all (0: off); ``settle_z``: the search stops at half the
+        budget if the best candidate leads the second by more than this many
+        standard errors (0: off).  The last three apply to a time budget only.
+        ``hard:infer=1,extend_ms=0,settle_z=0`` is the bot as it was before the
+        reading and the time spent where the move is close ("classic")."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:
@@ -94,6 +111,9 @@ class HardBot(WeighingBot):
             raise ValueError(f"infer is a ratio of at least 1 (1 is off), not {infer}")
         self.infer = infer
         self.infer_double = infer_double
+        self.extend_ms = extend_ms
+        self.extend_z = extend_z
+        self.settle_z = settle_z
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -103,7 +123,10 @@ class HardBot(WeighingBot):
     def evaluate(self, view: PlayerView, plays: list[Play]) -> list[float | None]:
         """Each play's average result over the sampled deals; None for a play dropped
         as clearly worse than another."""
-        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        start = time.perf_counter()
+        deadline = start + self.budget_ms / 1000.0
+        halfway = start + self.budget_ms / 2000.0 if self.settle_z > 0 else math.inf
+        last_call = start + self.extend_ms / 1000.0  # the extended search's end
         trial = _Trial(self, view, plays, self._rng.random)
         knowledge = Knowledge.from_view(view)
         sampler = WorldSampler(knowledge)
@@ -128,8 +151,14 @@ class HardBot(WeighingBot):
             if self.iterations is not None:
                 if deals >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
-                break
+            elif (now := time.perf_counter()) >= halfway:
+                halfway = math.inf
+                if not _close(results, weights, alive, self.settle_z):
+                    break
+            elif now >= deadline:
+                if now >= last_call or not _close(results, weights, alive, self.extend_z):
+                    break
+                deadline = min(now + self.budget_ms / 4000.0, last_call)
             if deals == checkpoint and self.prune_z > 0:
                 checkpoint *= 2
                 alive = _survivors(results, alive, self.prune_z)
@@ -146,6 +175,29 @@ class HardBot(WeighingBot):
                 for k in range(len(plays))
             ]
         return [math.fsum(results[k]) / deals if k in alive else None for k in range(len(plays))]
+
+
+def _close(results: list[list[float]], weights: list[float], alive: list[int], z: float) -> bool:
+    """The two best live candidates are within ``z`` standard errors of each other
+    (their paired difference over the deals, each deal weighed as in the mean)."""
+    if len(alive) < 2:
+        return False
+    n = len(results[alive[0]])
+    w = weights if weights else [1.0] * n
+    total = math.fsum(w)
+    if total <= 0.0:
+        return False
+
+    def weighed(values: list[float]) -> float:
+        return math.fsum([a * v for a, v in zip(w, values, strict=True)])
+
+    ranked = sorted(alive, key=lambda k: -weighed(results[k]))
+    best, second = results[ranked[0]], results[ranked[1]]
+    gaps = [b - s for b, s in zip(best, second, strict=True)]
+    mean = weighed(gaps) / total
+    spread = math.fsum([(a * (g - mean)) ** 2 for a, g in zip(w, gaps, strict=True)])
+    spread /= total * total
+    return mean <= z * math.sqrt(spread)
 
 
 # Pruning looks at the deals so far after this many, then each time their number doubles.
