@@ -98,15 +98,8 @@ class Writing:
     def next_version(self, *, fields: Iterable[str] | None = None) -> None:
         """Save the table at its next version.  ``fields``: the only others of its row
         that changed (none for a move inside a match); None saves them all."""
-        if not self.next_version_saved:
-            bump_version(self.table, fields=fields)
-            return
-        self.next_version_saved = False
-        self.table.version += 1
-        if fields is None:
-            self.table.save()
-        elif fields:
-            self.table.save(update_fields=list(fields))
+        saved, self.next_version_saved = self.next_version_saved, False
+        bump_version(self.table, fields=fields, version_saved=saved)
 
     # After the write: tell the viewers, with the state built here when it is one step on.
 
@@ -186,10 +179,15 @@ def table_changed(table: Table) -> None:
     announce_change(table)
 
 
-def bump_version(table: Table, *, fields: Iterable[str] | None = None) -> None:
-    """Save the table at its next version (every change to a table does, in its transaction)."""
+def bump_version(
+    table: Table, *, fields: Iterable[str] | None = None, version_saved: bool = False
+) -> None:
+    """Save the table at its next version (every change to a table does, in its transaction).
+    ``version_saved``: the lock saved it already; only ``fields`` are (none: no statement)."""
     table.version += 1
-    table.save(update_fields=None if fields is None else ["version", *fields])
+    if fields is not None:
+        fields = list(fields) if version_saved else ["version", *fields]
+    table.save(update_fields=fields)  # Django skips the save of an empty list
 
 
 def announce_change(table: Table, state: TableState | None = None) -> None:

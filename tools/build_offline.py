@@ -51,6 +51,7 @@ MODULES = (
     "games/drawing.py",
     "games/errors.py",
     "games/presets.py",
+    "games/templating.py",
     "games/viewparts.py",
     "overrides/__init__.py",
     "overrides/jinja2.py",

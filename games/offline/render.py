@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, FileSystemLoader, ModuleLoader, Undefined, pass_context
+from jinja2 import BaseLoader, FileSystemLoader, ModuleLoader, Undefined, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -16,6 +16,7 @@ from accounts.names import fill
 from games import drawing
 from games.offline import stand_in
 from games.presets import PRESET_INFO, describe_rules
+from games.templating import LiveEnvironment
 from games.viewparts import REGIONS, LogLine, SeatInfo
 from overrides.jinja2 import gettext_callables
 
@@ -44,7 +45,7 @@ class Renderer:
         loader: BaseLoader = (
             ModuleLoader(str(compiled)) if compiled.is_dir() else FileSystemLoader(str(templates))
         )
-        env = Environment(
+        env = LiveEnvironment(
             loader=loader,
             extensions=["jinja2.ext.i18n"],
             autoescape=True,
