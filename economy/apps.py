@@ -7,9 +7,12 @@ class EconomyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from accounts import header
         from games.escrow import register
 
         from . import signals  # noqa: F401
+        from .selectors import balance_of
         from .services.escrow import CoinEscrow
 
         register(CoinEscrow())  # the stake tables' stakes are coins
+        header.register("coins", lambda user: balance_of(user=user))

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from accounts import header
 from accounts.guests import guest_required, player_or_guest, signed_in, viewer
 from games import fragments, services
 from games.constants import DEFAULT_BOT_LEVEL
@@ -29,7 +30,6 @@ from games.presets import PRESET_INFO
 from games.selectors import (
     invitations_for,
     my_games,
-    pending_invitation_count,
     table_by_code,
     table_view,
 )
@@ -45,13 +45,12 @@ class HtmxRequest(HttpRequest):
 
 def home(request: HttpRequest) -> HttpResponse:
     user = viewer(request)
-    pending = pending_invitation_count(user=user) if user else 0  # the badge's count too
+    pending = header.figure(user, "invitations") if user else 0
     return render(
         request,
         "games/home.html",
         {
             "presets": PRESET_INFO.values(),
-            "invite_count": pending,
             "invitations": invitations_for(user=user)[:10] if user and pending else [],
             "in_progress": my_games(user=user) if user else [],
             "levels": BotLevel.choices,

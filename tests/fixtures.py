@@ -30,6 +30,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone, translation
 
+from accounts import header
 from accounts.models import User
 from domino_site import local
 from games import fragments, presence, services, states
@@ -64,10 +65,11 @@ def fast_passwords(settings: pytest.FixtureRequest) -> None:
 def fresh_table_states() -> Iterator[None]:
     """Each test starts with no remembered table state (ids are reused after a rollback),
     no reused presence read, and no shared fragment (a test may count how often one is
-    rendered)."""
+    rendered), and no player's header figures kept from a test before."""
     states.forget()
     presence.forget()
     fragments.forget()
+    header.forget()
     yield
     states.forget()
     presence.forget()

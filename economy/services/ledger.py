@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
+from accounts import header
 from economy.errors import InsufficientCoins, TransferConflict
 from economy.models import Account, Entry, Reason, Transfer
 
@@ -139,4 +140,5 @@ def post_transfer(
     for account, _amount in legs:  # the caller's objects show the new balances
         if account.pk in locked:
             account.balance = locked[account.pk].balance
+    header.changed(a.user_id for a in locked.values() if a.kind == Account.Kind.WALLET)
     return transfer

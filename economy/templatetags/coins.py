@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from accounts import header
 from accounts.models import User
 from economy import selectors
 
@@ -29,8 +30,8 @@ def coins_panel(context: dict[str, Any], player: User) -> dict[str, Any]:
 
 @register.inclusion_tag("economy/_header_coins.html")
 def header_coins(user: object) -> dict[str, Any]:
-    """The signed-in player's coins, read as the page is rendered; nothing for guests
+    """The signed-in player's coins (``accounts.header``); nothing for guests
     and visitors (the header offers them to save their account or sign up)."""
     if not isinstance(user, User) or not user.is_authenticated or user.is_guest:
         return {"balance": None}
-    return {"balance": selectors.balance_of(user=user)}
+    return {"balance": header.figure(user, "coins")}

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import header
 from accounts.models import User
 from accounts.names import say
 from accounts.selectors import player_by_username
@@ -122,9 +123,10 @@ def _take_seat(table: Table, user: User, seat_number: int | None = None) -> Seat
     seat.user = user
     seat.joined_at = timezone.now()
     seat.save()
-    table.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
+    if table.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
         status=Invitation.Status.ACCEPTED
-    )
+    ):
+        header.changed([user.pk])
     table_changed(table)
     return seat
 
@@ -238,6 +240,7 @@ def start(table: Table) -> None:
     match = Match(rules, rounds=[first])
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
+    _invitations_closed(table)
     table_changed(table)
     schedule(table, match, list(table.seats.order_by("number")), dealt=hand.created_at)
 
@@ -325,7 +328,14 @@ def table_cancel(*, table_id: int, by: User, version: int) -> None:
     _check_waiting(table)
     table.status = Table.Status.CANCELLED
     table.finished_at = timezone.now()
+    _invitations_closed(table)
     table_changed(table)
+
+
+def _invitations_closed(table: Table) -> None:
+    """The table no longer waits: its pending invitations leave their invitees' badges."""
+    pending = table.invitations.filter(status=Invitation.Status.PENDING)
+    header.changed(pending.values_list("to_user_id", flat=True))
 
 
 @transaction.atomic
@@ -359,6 +369,7 @@ def table_invite(*, table_id: int, by: User, username: str, version: int) -> Inv
             say(_("%(name)s has already been invited."), name=invitee.display_name)
         ) from None
     live.user_invited(user_id=invitee.pk)
+    header.changed([invitee.pk])
     table_changed(table)
     return invitation
 
@@ -411,4 +422,5 @@ def invitation_decline(*, invitation_id: int, user: User) -> None:
     if invitation.status == Invitation.Status.PENDING:
         invitation.status = Invitation.Status.DECLINED
         invitation.save()
+        header.changed([user.pk])
         table_changed(table)

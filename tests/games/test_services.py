@@ -122,7 +122,7 @@ def test_invite_by_username_whatever_the_case_and_the_invitee_is_told(
             table_id=table.pk, version=version_of(table), by=anna, username="  BRUNO "
         )
     assert invitation.to_user == bruno and invitation.status == Invitation.Status.PENDING
-    assert len(callbacks) == 2  # the invitee's pages, and the table's viewers
+    assert len(callbacks) == 3  # the invitee's pages and header, and the table's viewers
     with pytest.raises(GameError, match="already been invited"):
         services.table_invite(
             table_id=table.pk, version=version_of(table), by=anna, username="bruno"
