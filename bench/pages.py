@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--profile", choices=PAGES, default=None)
     parser.add_argument("--sort", default="tottime", help="the profile's order (cumulative …)")
     parser.add_argument("--lines", type=int, default=30, help="the profile's lines")
+    parser.add_argument("--guests", action="store_true", help="guests, as the load's players")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -81,7 +82,9 @@ def run(args: argparse.Namespace, rng: random.Random) -> None:
     rules = replace(PRESETS["domino"], players=4, hand_size=7, target=150)
     browsers: list[tuple[Client, str]] = []
     for t in range(args.tables):
-        players = [User.objects.create(username=f"p{t}_{n}") for n in range(4)]
+        players = [
+            User.objects.create(username=f"p{t}_{n}", is_guest=args.guests) for n in range(4)
+        ]
         table = table_create(host=players[0], mode=Table.Mode.FRIENDS, rules=rules)
         for player in players[1:]:
             table_join(table_id=table.pk, user=player, version=version_of(table))

@@ -19,6 +19,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from accounts import header
 from accounts.models import User
 from accounts.names import Who
 from games.describe import mode_order, table_mode
@@ -224,6 +225,12 @@ def table_by_code(code: str) -> Table | None:
     return found[0] if found else None
 
 
+def table_version_by_code(code: str) -> tuple[int, int] | None:
+    """The id and version of the table a page's address names (no row to build)."""
+    found = list(Table.objects.filter(code=code).values_list("pk", "version")[:1])
+    return found[0] if found else None
+
+
 def _pending_invitations(user_id: int) -> QuerySet[Invitation]:
     return Invitation.objects.filter(
         to_user_id=user_id, status=Invitation.Status.PENDING, table__status=Table.Status.WAITING
@@ -238,8 +245,14 @@ def invitations_for(*, user: User) -> QuerySet[Invitation]:
 
 
 def pending_invitation_count(*, user: User) -> int:
-    """How many ``invitations_for`` lists: the badge every page shows."""
+    """How many ``invitations_for`` lists."""
     return _pending_invitations(user.pk).count()
+
+
+def invitation_badge(*, user: User) -> int:
+    """The count every page's header shows, kept with the header's figures
+    (``accounts.header``); guests are never invited (registered players only)."""
+    return 0 if user.is_guest else header.figure(user, "invitations")
 
 
 def _games_in_progress(user_id: int) -> QuerySet[Table]:

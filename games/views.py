@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from accounts import header
 from accounts.guests import guest_required, player_or_guest, signed_in, viewer
 from games import fragments, services
 from games.constants import DEFAULT_BOT_LEVEL
@@ -28,9 +27,10 @@ from games.forms import TableForm
 from games.models import BotLevel, Invitation, Table
 from games.presets import PRESET_INFO
 from games.selectors import (
+    invitation_badge,
     invitations_for,
     my_games,
-    table_by_code,
+    table_version_by_code,
     table_view,
 )
 
@@ -45,7 +45,7 @@ class HtmxRequest(HttpRequest):
 
 def home(request: HttpRequest) -> HttpResponse:
     user = viewer(request)
-    pending = header.figure(user, "invitations") if user else 0
+    pending = invitation_badge(user=user) if user else 0
     return render(
         request,
         "games/home.html",
@@ -100,13 +100,14 @@ def table_new(request: HtmxRequest) -> HttpResponse:
 
 
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
-    table = table_by_code(code)
-    if table is None:
+    found = table_version_by_code(code)
+    if found is None:
         raise Http404
     # As new as the row just read: a state remembered at that version needs no query.
     # The socket's first frame brings the page up to date (a visitor only watches).
-    tv = table_view(table=table.pk, user=viewer(request), at_least=table.version)
-    share_url = request.build_absolute_uri(reverse("table", args=[table.code]))
+    table_id, version = found
+    tv = table_view(table=table_id, user=viewer(request), at_least=version)
+    share_url = request.build_absolute_uri(reverse("table", args=[tv.table.code]))
     context = {"tv": tv, "share_url": share_url, "user": request.user}
     live = fragments.render("games/_live.html", context, request=request)
     return render(request, "games/table.html", {"tv": tv, "live": mark_safe(live)})

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -14,7 +14,7 @@ from games.models import Table
 from matchmaking.kinds import POOL_FILL
 
 from .models import Pool, Ticket
-from .services import fill_timeout
+from .services import can_play_online, fill_timeout
 
 
 @dataclass(frozen=True)
@@ -24,15 +24,17 @@ class PoolCount:
 
 
 def pool_counts() -> list[PoolCount]:
-    """The pools with people waiting now, the busiest first (the lobby polls it)."""
-    pools = (
-        Pool.objects.annotate(
-            waiting=Count("tickets", filter=Q(tickets__status=Ticket.Status.WAITING))
-        )
-        .filter(waiting__gt=0)
-        .order_by("-waiting", "key")
+    """The pools with people waiting now, the busiest first (the lobby polls it).
+    The waiting tickets' pools, counted here: half the cost of the ORM's compiling
+    a filtered count over every pool, and the pools are read only if anyone waits."""
+    waiting = Counter(
+        Ticket.objects.filter(status=Ticket.Status.WAITING).values_list("pool_id", flat=True)
     )
-    return [PoolCount(pool=p, waiting=p.waiting) for p in pools]
+    if not waiting:
+        return []
+    pools = Pool.objects.in_bulk(list(waiting))
+    counts = [PoolCount(pool=pools[pk], waiting=n) for pk, n in waiting.items()]
+    return sorted(counts, key=lambda c: (-c.waiting, c.pool.key))
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class QueueState:
 
 def queue_state(*, user: User | None) -> QueueState:
     """Where this player stands in matchmaking (visitors and guests stand nowhere)."""
-    if user is None or not user.is_authenticated:
+    if user is None or not can_play_online(user):
         return QueueState(ticket=None)
     # its pool or table is read only when the player waits or was just seated
     ticket = Ticket.objects.filter(user_id=user.pk).order_by("-pk").first()
