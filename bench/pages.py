@@ -9,6 +9,7 @@ loads, and the queries of one load.  The settings are the load benchmark's
 
     .venv/bin/python bench/pages.py [--tables 20] [--loads 300]
     .venv/bin/python bench/pages.py --profile home     # cProfile's top lines for one page
+    .venv/bin/python bench/pages.py --guests --sql     # the load's players, and each page's queries
 
 It measures the code, not the server: under load (``python -m bench.load``) a page also
 waits for the event loop and shares the GIL with the frames being rendered.
@@ -57,6 +58,7 @@ def main() -> None:
     parser.add_argument("--sort", default="tottime", help="the profile's order (cumulative …)")
     parser.add_argument("--lines", type=int, default=30, help="the profile's lines")
     parser.add_argument("--guests", action="store_true", help="guests, as the load's players")
+    parser.add_argument("--sql", action="store_true", help="print each page's queries")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -135,6 +137,8 @@ def run(args: argparse.Namespace, rng: random.Random) -> None:
         ms = statistics.median(took[page])
         ratio = f" ({ms / bare:.1f}x bare)" if page != "bare" else ""
         print(f"  {page:6} {ms:6.2f} ms{ratio}, {len(queries)} queries")
+        for query in queries if args.sql else ():
+            print(f"         {query['sql'][:160]}")
 
 
 if __name__ == "__main__":
