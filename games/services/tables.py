@@ -334,8 +334,9 @@ def table_cancel(*, table_id: int, by: User, version: int) -> None:
 
 def _invitations_closed(table: Table) -> None:
     """The table no longer waits: its pending invitations leave their invitees' badges."""
-    pending = table.invitations.filter(status=Invitation.Status.PENDING)
-    header.changed(pending.values_list("to_user_id", flat=True))
+    if table.mode == Table.Mode.FRIENDS:  # the only tables that take invitations
+        pending = table.invitations.filter(status=Invitation.Status.PENDING)
+        header.changed(pending.values_list("to_user_id", flat=True))
 
 
 @transaction.atomic
