@@ -18,11 +18,12 @@ from games.engine.tiles import format_tiles, parse_tiles
 from .strategies import EVERY_TABLE, random_round, seeds, tables
 
 PAIRS = replace(PRESETS["domino"], players=4, hand_size=7)
-QUICK = {"easy": {}, "medium": {}, "hard": {"iterations": 6}}
+QUICK = {"easy": {}, "medium": {}, "hard": {"iterations": 6, "match_aware": True}}
 
 
 def quick_bot(level: str, seed: int) -> Bot:
-    """A bot of ``level``; ``hard`` with a few fixed iterations, to be quick and reproducible."""
+    """A bot of ``level``; ``hard`` with a few fixed iterations, to be quick and reproducible
+    (and playing for the match, so that the tests reach its match-aware path too)."""
     return make_bot(level, seed=seed, **QUICK[level])
 
 

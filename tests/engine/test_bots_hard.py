@@ -244,12 +244,12 @@ def test_one_hand_from_the_target_the_bot_takes_the_sure_win_over_the_bigger_mar
     r = Round.from_position(replace(PRESETS["luciano"], draw=False), BLOCK_NOW)
     blocking = Play(parse_tiles("6|3")[0], "left")
     at_95_60 = r.view(0, match_scores=(95, 60))
-    assert HardBot(seed=1, iterations=300).pick(at_95_60, plays_of(at_95_60)) == blocking
+    aware = HardBot(seed=1, iterations=300, match_aware=True)
+    assert aware.pick(at_95_60, plays_of(at_95_60)) == blocking
     # Played for its margin (scores unknown, or the option off) it keeps the hand going.
     unknown = r.view(0)
-    assert HardBot(seed=1, iterations=300).pick(unknown, plays_of(unknown)) != blocking
-    off = HardBot(seed=1, iterations=300, match_aware=False)
-    assert off.pick(at_95_60, plays_of(at_95_60)) != blocking
+    assert aware.pick(unknown, plays_of(unknown)) != blocking
+    assert HardBot(seed=1, iterations=300).pick(at_95_60, plays_of(at_95_60)) != blocking
     r.play(blocking)
     assert r.result is not None and r.result.winners == (0,) and r.result.points >= 5
 
@@ -260,6 +260,7 @@ def test_far_from_the_target_the_match_scores_change_nothing() -> None:
         r.play(r.legal_moves()[0])
     assert not r.over
     plays = plays_of(r.view(r.turn))
-    early = HardBot(seed=2, iterations=40).evaluate(r.view(r.turn, match_scores=(0, 0)), plays)
-    unknown = HardBot(seed=2, iterations=40).evaluate(r.view(r.turn), plays)
+    aware = HardBot(seed=2, iterations=40, match_aware=True)
+    early = aware.evaluate(r.view(r.turn, match_scores=(0, 0)), plays)
+    unknown = HardBot(seed=2, iterations=40, match_aware=True).evaluate(r.view(r.turn), plays)
     assert early == unknown  # no hand can reach 100 points from 0

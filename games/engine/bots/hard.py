@@ -19,8 +19,9 @@ one is left.
 The result of a hand is the side's margin: the points it scores, or minus the
 points an opposing side scores (shared among the opponents with three or more
 sides), plus a bonus for winning the hand; a single-hand table counts the win
-alone.  When the view carries the match scores, a hand that takes a side to
-the target counts as the match won or lost instead (:mod:`.value`).
+alone.  Optionally (``match_aware``), when the view carries the match scores,
+a hand that takes a side to the target counts as the match won or lost instead
+(:mod:`.value`).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class HardBot(WeighingBot):
         extend_ms: float = DEFAULT_EXTEND_MS,
         extend_z: float = 1.0,
         settle_z: float = 3.0,
-        match_aware: bool = True,
+        match_aware: bool = False,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -98,8 +99,8 @@ class HardBot(WeighingBot):
         standard errors (0: off).  The last three apply to a time budget only.
         ``match_aware``: when the view carries the match scores, a play-out that
         ends the match counts as the match won or lost, not as its margin
-        (:func:`~games.engine.bots.value.match_scorer`; False: every hand is
-        played for its margin, as before).
+        (:func:`~games.engine.bots.value.match_scorer`; off by default: measured
+        no stronger, see bench/bots.md, "Playing for the match").
         ``hard:infer=1,extend_ms=0,settle_z=0`` is the bot as it was before the
         reading and the time spent where the move is close ("classic")."""
         if budget_ms <= 0 and iterations is None:
