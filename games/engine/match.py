@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from .moves import parse_move
 from .round import Round
 from .rules import Rules
+from .view import PlayerView
 
 
 class Match:
@@ -50,11 +51,30 @@ class Match:
     @property
     def scores(self) -> tuple[int, ...]:
         """Points per side (per seat, or per pair: side 0 is seats 0+2)."""
+        return self._scores(self.rounds)
+
+    @property
+    def scores_before_hand(self) -> tuple[int, ...]:
+        """Points per side before the current hand (what is at stake in it)."""
+        return self._scores(self.rounds[:-1])
+
+    def _scores(self, rounds: Sequence[Round]) -> tuple[int, ...]:
         totals = [0] * self.rules.sides
-        for r in self.rounds:
+        for r in rounds:
             if r.result is not None and r.result.winners:
                 totals[self.rules.side_of(r.result.winners[0])] += r.result.points
         return tuple(totals)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may know of the current hand, with the match scores before it.
+
+        >>> import random
+        >>> from .rules import PRESETS
+        >>> m = Match(PRESETS["duello"], rng=random.Random(3))
+        >>> m.view(0).match_scores
+        (0, 0)
+        """
+        return self.round.view(seat, match_scores=self.scores_before_hand)
 
     @property
     def over(self) -> bool:

@@ -568,8 +568,11 @@ class Round:
             return _ONLY_DRAW
         return _ONLY_PASS
 
-    def view(self, seat: int | None) -> PlayerView:
-        """What ``seat`` may know (docs/rules.md §5); None for a spectator."""
+    def view(self, seat: int | None, *, match_scores: tuple[int, ...] | None = None) -> PlayerView:
+        """What ``seat`` may know (docs/rules.md §5); None for a spectator.
+
+        ``match_scores``: each side's points before this hand, when the caller
+        knows them (:meth:`Match.view <games.engine.match.Match.view>` does)."""
         over = self.over
         own = tiles_of(self._hands[seat]) if seat is not None else ()
         log, line = self._history()
@@ -587,6 +590,7 @@ class Round:
             legal_moves=self.legal_moves() if seat == self.turn else (),
             result=self.result,
             revealed=self.hands if over else None,
+            match_scores=match_scores,
         )
 
     def position(self) -> str:

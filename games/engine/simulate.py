@@ -105,7 +105,7 @@ def play_game(rules: Rules, configs: Sequence[BotConfig], seed: int, game: int) 
         hand = match.round
         while not hand.over:
             seat = hand.turn
-            view = hand.view(seat)
+            view = match.view(seat)  # with the match scores: what a bot may know
             started = time.perf_counter()
             move = bots[seat].choose(view)
             spent = time.perf_counter() - started

@@ -17,6 +17,10 @@ class PlayerView:
     Its own tiles, the line, every seat's tile count, the boneyard's size and
     the public log.  Other hands appear in ``revealed`` only once the hand is
     over.  ``seat`` is None for a spectator, who holds no tiles.
+
+    ``match_scores``: each side's match points before this hand (as
+    :attr:`Match.scores <games.engine.match.Match.scores>` counts them), or None
+    when the hand is seen outside its match (a set-up position, the coach).
     """
 
     rules: Rules
@@ -32,6 +36,7 @@ class PlayerView:
     legal_moves: tuple[Move, ...]
     result: RoundResult | None
     revealed: tuple[tuple[Tile, ...], ...] | None
+    match_scores: tuple[int, ...] | None = None
 
     @property
     def over(self) -> bool:

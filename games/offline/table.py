@@ -173,7 +173,7 @@ class OfflineGame:
         if bot is None:
             bot = self.bots[seat] = make_bot(self.level)
         started = time.perf_counter()
-        move = bot.choose(round_.view(seat))
+        move = bot.choose(self.match.view(seat))  # with the match scores
         self.thought_ms = (time.perf_counter() - started) * 1000
         round_.play(move)
         self.version += 1

@@ -411,7 +411,7 @@ def stand_in_choice(match: Match, seat: Seat) -> Move:
     """What is played for ``seat``: by its bot, or for a person by the stand-in bot.
 
     The bot is given that seat's view and nothing else."""
-    view = match.round.view(seat.number)
+    view = match.view(seat.number)  # the hand and the match scores before it
     return make_bot(seat.bot_level or STAND_IN_BOT_LEVEL).choose(view)
 
 

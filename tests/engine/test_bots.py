@@ -18,18 +18,19 @@ from games.engine.tiles import format_tiles, parse_tiles
 from .strategies import EVERY_TABLE, random_round, seeds, tables
 
 PAIRS = replace(PRESETS["domino"], players=4, hand_size=7)
-QUICK = {"easy": {}, "medium": {}, "hard": {"iterations": 6}}
+QUICK = {"easy": {}, "medium": {}, "hard": {"iterations": 6, "match_aware": True}}
 
 
 def quick_bot(level: str, seed: int) -> Bot:
-    """A bot of ``level``; ``hard`` with a few fixed iterations, to be quick and reproducible."""
+    """A bot of ``level``; ``hard`` with a few fixed iterations, to be quick and reproducible
+    (and playing for the match, so that the tests reach its match-aware path too)."""
     return make_bot(level, seed=seed, **QUICK[level])
 
 
-def play_hand(r: Round, bots: list[Bot]) -> None:
+def play_hand(r: Round, bots: list[Bot], match_scores: tuple[int, ...] | None = None) -> None:
     """Play ``r`` to the end, checking that every bot's choice is legal."""
     while not r.over:
-        view = r.view(r.turn)
+        view = r.view(r.turn, match_scores=match_scores)
         move = bots[r.turn].choose(view)
         assert move in view.legal_moves
         r.play(move)
@@ -72,11 +73,24 @@ def test_every_level_plays_a_whole_match_legally_on_every_offered_table(
     match = Match(replace(rules, target=50) if rules.target else rules, rng=rng)
     bots = [quick_bot(level, seed) for seed in range(rules.players)]
     while True:
-        play_hand(match.round, bots)
+        play_hand(match.round, bots, match.scores_before_hand)
         if match.over:
             break
         match.next_round()
     assert match.winners or match.rules.target is None
+
+
+def test_a_match_shows_each_seat_the_scores_before_the_hand() -> None:
+    match = Match(PAIRS, rng=random.Random(5))
+    assert match.view(0).match_scores == (0, 0)
+    bots = [quick_bot("easy", seed) for seed in range(4)]
+    play_hand(match.round, bots)
+    assert match.view(1).match_scores == (0, 0)  # the finished hand is not "before" it
+    first = match.scores
+    assert first != (0, 0)
+    match.next_round()
+    assert [match.view(seat).match_scores for seat in range(4)] == [first] * 4
+    assert match.view(None).match_scores == first and match.round.view(0).match_scores is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -150,7 +164,9 @@ def test_a_bot_decides_only_from_its_view(level: str, rules: Rules) -> None:
                 break
         if twin is None or (twin.hands, twin.boneyard) == (r.hands, r.boneyard):
             continue
-        view, twin_view = r.view(r.turn), twin.view(twin.turn)
+        scores = (95, 60, 80, 40)[: rules.sides]  # near the target: match-aware play
+        view = r.view(r.turn, match_scores=scores)
+        twin_view = twin.view(twin.turn, match_scores=scores)
         assert view == twin_view  # the same public information: a different deal
         assert quick_bot(level, depth).choose(view) == quick_bot(level, depth).choose(twin_view)
         checked += 1

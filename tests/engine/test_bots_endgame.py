@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 
 from games.engine import Round, Rules
 from games.engine.bots.endgame import EndgameSolver
-from games.engine.bots.hard import _scorer
+from games.engine.bots.value import margin_scorer
 
 from .strategies import seeds, tables
 
@@ -56,7 +56,7 @@ def test_the_endgame_value_is_the_exact_minimax_value(rules: Rules, seed: int) -
         r.play(rng.choice(r.legal_moves()))
     assume(not r.over and r.ends is not None)
     seat = r.turn
-    solver = EndgameSolver(rules, seat, _scorer(rules, seat, BONUS))
+    solver = EndgameSolver(rules, seat, margin_scorer(rules, seat, BONUS))
     before = r.position(), r.log
     assert solver.value(r) == _minimax(r.copy(), seat)
     assert (r.position(), r.log) == before  # the solver leaves the round as it found it

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from games.engine import PRESETS, Play, Round, Rules
 from games.engine.bots.base import plays_of
-from games.engine.bots.hard import HardBot, _close, _Likelihood, _scorer, _survivors
+from games.engine.bots.hard import HardBot, _close, _Likelihood, _survivors
 from games.engine.bots.knowledge import Knowledge
+from games.engine.bots.value import margin_scorer, match_scorer
 from games.engine.moves import _PLAYS
 from games.engine.round import BLOCKED
 from games.engine.tiles import VALUE, mask_of, parse_tiles
@@ -113,30 +114,30 @@ def test_the_play_out_and_finish_make_the_moves_push_makes_with_the_same_random_
 
 
 def test_a_partner_going_out_is_a_win_for_the_team() -> None:
-    score = _scorer(PAIRS, seat=0, win_bonus=10)
+    score = margin_scorer(PAIRS, seat=0, win_bonus=10)
     hands = masks("6|6/5|0/-/1|1")  # seat 2, the partner, went out
     assert score(hands, 2) == 5 + 2 + 10  # the rival pair's tiles, not ours
     assert score(hands, 1) == -(12 + 0 + 10)  # seat 1 out: it takes ours
-    assert _scorer(PAIRS, seat=1, win_bonus=10)(hands, 2) == -(5 + 2 + 10)
+    assert margin_scorer(PAIRS, seat=1, win_bonus=10)(hands, 2) == -(5 + 2 + 10)
 
 
 def test_a_blocked_hand_is_worth_what_the_preset_scores() -> None:
     hands = masks("6|6/5|0")
-    assert _scorer(PRESETS["duello"], 1, 10)(hands, BLOCKED) == (12 - 5) + 10  # difference
-    assert _scorer(PRESETS["luciano"], 0, 0)(hands, BLOCKED) == -(12 - 5)
+    assert margin_scorer(PRESETS["duello"], 1, 10)(hands, BLOCKED) == (12 - 5) + 10  # difference
+    assert margin_scorer(PRESETS["luciano"], 0, 0)(hands, BLOCKED) == -(12 - 5)
     domino = replace(PRESETS["domino"], players=2)
-    assert _scorer(domino, 1, 10)(hands, BLOCKED) == 12 + 5 + 10  # all tiles
-    assert _scorer(domino, 0, 10)(masks("6|1/5|2"), BLOCKED) == 0  # a tie scores nothing
+    assert margin_scorer(domino, 1, 10)(hands, BLOCKED) == 12 + 5 + 10  # all tiles
+    assert margin_scorer(domino, 0, 10)(masks("6|1/5|2"), BLOCKED) == 0  # a tie scores nothing
 
 
 def test_a_single_hand_counts_the_win_alone_and_three_players_share_a_loss() -> None:
     blocco = PRESETS["blocco"]
-    assert _scorer(blocco, 0, 10)(masks("-/6|6"), 0) == 1
-    assert _scorer(blocco, 1, 10)(masks("-/6|6"), 0) == -1
+    assert margin_scorer(blocco, 0, 10)(masks("-/6|6"), 0) == 1
+    assert margin_scorer(blocco, 1, 10)(masks("-/6|6"), 0) == -1
     three = replace(PRESETS["domino"], players=3)
     hands = masks("-/6|6/1|0")
-    assert _scorer(three, 0, 0)(hands, 0) == 13
-    assert _scorer(three, 1, 0)(hands, 0) == -13 / 2  # one of two opponents lost it
+    assert margin_scorer(three, 0, 0)(hands, 0) == 13
+    assert margin_scorer(three, 1, 0)(hands, 0) == -13 / 2  # one of two opponents lost it
 
 
 def test_survivors_drop_clearly_worse_candidates_and_twins() -> None:
@@ -202,3 +203,64 @@ def test_absurd_odds_fall_back_to_the_plain_mean_rather_than_divide_by_zero() ->
     plays = plays_of(view)
     means = HardBot(seed=3, iterations=30, infer=1e30).evaluate(view, plays)
     assert all(m is not None and math.isfinite(m) for m in means)
+
+
+# Match-aware evaluation ---------------------------------------------------------------------
+
+
+def test_a_hand_that_reaches_the_target_is_the_match_whatever_its_points() -> None:
+    duello = PRESETS["duello"]  # to 100
+    win = match_scorer(duello, 0, 10, (95, 60))
+    match_win = 100 + 10
+    assert win(masks("-/3|0,2|0"), 0) == match_win  # 5 points: just enough
+    assert win(masks("-/6|6,5|5"), 0) == match_win  # 32 points: the rest is worth nothing
+    assert win(masks("-/1|0"), 0) == 1 + 10  # 1 point short: the margin, as before
+    assert win(masks("6|6,6|5,5|5,4|4/-"), 1) == -match_win  # 41 points take seat 1 to 101
+    assert win(masks("6|6/-"), 1) == -(12 + 10)  # 72 is not the target yet
+    assert win(masks("6|1/5|2"), BLOCKED) == 0  # a tie changes nothing
+
+
+def test_the_match_is_shared_among_rivals_and_a_single_hand_has_no_target() -> None:
+    three = replace(PRESETS["domino"], players=3)  # to 100, "all" blocked scoring
+    hands = masks("-/6|6/5|5")
+    assert match_scorer(three, 1, 10, (80, 0, 0))(hands, 0) == -110 / 2  # seat 0 wins it
+    assert match_scorer(three, 0, 10, (80, 0, 0))(hands, 0) == 110
+    assert match_scorer(three, 0, 10, (50, 0, 0))(hands, 0) == 22 + 10
+    blocco = PRESETS["blocco"]
+    assert match_scorer(blocco, 0, 10, (0, 0))(masks("-/6|6"), 0) == 1  # the margin scorer's
+
+
+# Every 6 but 6|3 is on the line: laying 6|3 on the 3 leaves 6 at both ends and blocks
+# the hand at once, seat 0 keeping 3|3 and 5|3 (14 pips) against six hidden tiles
+# (here 24 pips: a win by 10).  Keeping 6|3 for later is worth more on average
+# (seat 0 may go out and take every pip), but it risks the hand.
+BLOCK_NOW = (
+    "hands=6|3,3|3,5|3/5|5,4|4,5|4,4|2,4|1,4|0 boneyard=- "
+    "line=3|4,4|6,6|6,6|5,5|1,1|6,6|2,2|0,0|6 turn=0 dealer=1"
+)
+
+
+def test_one_hand_from_the_target_the_bot_takes_the_sure_win_over_the_bigger_margin() -> None:
+    r = Round.from_position(replace(PRESETS["luciano"], draw=False), BLOCK_NOW)
+    blocking = Play(parse_tiles("6|3")[0], "left")
+    at_95_60 = r.view(0, match_scores=(95, 60))
+    aware = HardBot(seed=1, iterations=300, match_aware=True)
+    assert aware.pick(at_95_60, plays_of(at_95_60)) == blocking
+    # Played for its margin (scores unknown, or the option off) it keeps the hand going.
+    unknown = r.view(0)
+    assert aware.pick(unknown, plays_of(unknown)) != blocking
+    assert HardBot(seed=1, iterations=300).pick(at_95_60, plays_of(at_95_60)) != blocking
+    r.play(blocking)
+    assert r.result is not None and r.result.winners == (0,) and r.result.points >= 5
+
+
+def test_far_from_the_target_the_match_scores_change_nothing() -> None:
+    r = random_round(PAIRS, 11, stop_after=9)
+    while not r.over and len(plays_of(r.view(r.turn))) < 2:
+        r.play(r.legal_moves()[0])
+    assert not r.over
+    plays = plays_of(r.view(r.turn))
+    aware = HardBot(seed=2, iterations=40, match_aware=True)
+    early = aware.evaluate(r.view(r.turn, match_scores=(0, 0)), plays)
+    unknown = HardBot(seed=2, iterations=40, match_aware=True).evaluate(r.view(r.turn), plays)
+    assert early == unknown  # no hand can reach 100 points from 0

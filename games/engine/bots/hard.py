@@ -19,7 +19,9 @@ one is left.
 The result of a hand is the side's margin: the points it scores, or minus the
 points an opposing side scores (shared among the opponents with three or more
 sides), plus a bonus for winning the hand; a single-hand table counts the win
-alone.  The bot sees no match scores, so it plays every hand the same way.
+alone.  Optionally (``match_aware``), when the view carries the match scores,
+a hand that takes a side to the target counts as the match won or lost instead
+(:mod:`.value`).
 """
 
 from __future__ import annotations
@@ -30,13 +32,13 @@ from collections.abc import Callable, Sequence
 from itertools import cycle
 
 from ..moves import Draw, Play
-from ..round import BLOCKED, Round
-from ..rules import Rules
-from ..tiles import HIGH, LOW, SUIT, VALUE, pip_total
+from ..round import Round
+from ..tiles import HIGH, LOW, SUIT, VALUE
 from ..view import PlayerView
 from .base import WeighingBot
-from .endgame import EndgameSolver, Score
+from .endgame import EndgameSolver
 from .knowledge import Knowledge, WorldSampler
+from .value import margin_scorer, match_scorer
 
 #: The site's thinking time per decision, in milliseconds.
 DEFAULT_BUDGET_MS = 40.0
@@ -74,6 +76,7 @@ class HardBot(WeighingBot):
         extend_ms: float = DEFAULT_EXTEND_MS,
         extend_z: float = 1.0,
         settle_z: float = 3.0,
+        match_aware: bool = False,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -94,6 +97,10 @@ class HardBot(WeighingBot):
         milliseconds in all (0: off); ``settle_z``: the search stops at half the
         budget if the best candidate leads the second by more than this many
         standard errors (0: off).  The last three apply to a time budget only.
+        ``match_aware``: when the view carries the match scores, a play-out that
+        ends the match counts as the match won or lost, not as its margin
+        (:func:`~games.engine.bots.value.match_scorer`; off by default: measured
+        no stronger, see bench/bots.md, "Playing for the match").
         ``hard:infer=1,extend_ms=0,settle_z=0`` is the bot as it was before the
         reading and the time spent where the move is close ("classic")."""
         if budget_ms <= 0 and iterations is None:
@@ -114,6 +121,7 @@ class HardBot(WeighingBot):
         self.extend_ms = extend_ms
         self.extend_z = extend_z
         self.settle_z = settle_z
+        self.match_aware = bool(match_aware)
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -308,7 +316,10 @@ class _Trial:
         self.plays = plays
         self.randomness = bot.randomness
         self.uniform = uniform
-        self.score = _scorer(rules, seat, bot.win_bonus)
+        if bot.match_aware and view.match_scores is not None:
+            self.score = match_scorer(rules, seat, bot.win_bonus, view.match_scores)
+        else:
+            self.score = margin_scorer(rules, seat, bot.win_bonus)
         left_to_play = sum(view.hand_counts) + (view.boneyard_count if rules.draw else 0)
         self.solver = None
         if left_to_play <= bot.endgame_tiles:
@@ -332,39 +343,3 @@ class _Trial:
                 values.append(score(at_end, outcome))
             r.pop()
         return values
-
-
-def _scorer(rules: Rules, seat: int, win_bonus: float) -> Score:
-    """The result of a finished play-out for ``seat``'s side (see the module docstring)."""
-    sides = rules.seat_sides
-    mine = sides[seat]
-    share = 1.0 / (rules.sides - 1)
-    scored = rules.target is not None
-    bonus = win_bonus if scored else 1.0
-    blocked_scoring = rules.blocked_scoring
-    side_count = rules.sides
-    rivals = [tuple(s for s in range(rules.players) if sides[s] != sides[w]) for w in sides]
-    members = [rules.seats_of(side) for side in range(side_count)]
-
-    def score(hands: Sequence[int], outcome: int) -> float:
-        if outcome != BLOCKED:
-            winner = sides[outcome]
-            points = 0
-            for s in rivals[outcome]:
-                points += pip_total(hands[s])
-        else:
-            totals = [sum(pip_total(hands[s]) for s in seats) for seats in members]
-            lowest = min(totals)
-            if totals.count(lowest) > 1:
-                return 0.0
-            winner = totals.index(lowest)
-            if blocked_scoring == "all":
-                points = sum(totals)
-            elif blocked_scoring == "difference":
-                points = sum(totals) - lowest * side_count
-            else:
-                points = 0
-        gain = (points if scored else 0) + bonus
-        return gain if winner == mine else -gain * share
-
-    return score
