@@ -48,8 +48,8 @@ DEFAULT_BUDGET_MS = 40.0
 DEFAULT_INFER = 1.3
 
 #: How long a close decision may take in all, in milliseconds (the budget is spent
-#: where it changes the move: see bench/bots.md, "Towards 60%").
-DEFAULT_EXTEND_MS = 100.0
+#: where it changes the move: see bench/bots.md, "Towards 60%" and "The early stop").
+DEFAULT_EXTEND_MS = 70.0
 
 # Random numbers shared by every candidate's play-out on one deal, read in a
 # cycle: about as many as a play-out uses (one to three per tile laid).
@@ -75,7 +75,7 @@ class HardBot(WeighingBot):
         infer_double: int = 4,
         extend_ms: float = DEFAULT_EXTEND_MS,
         extend_z: float = 1.0,
-        settle_z: float = 3.0,
+        settle_z: float = 5.0,
         match_aware: bool = False,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
