@@ -38,7 +38,7 @@ def figure(user: User, name: str) -> int:
     """The player's figure, as of this request (read once per user object)."""
     known: dict[str, int] | None = getattr(user, "header_figures", None)
     if known is None:
-        known = _figures(user.pk, user)
+        known = _figures(user)
         user.header_figures = known  # type: ignore[attr-defined]  # (the session's player is lazy)
     return known[name]
 
@@ -47,7 +47,7 @@ def changed(user_ids: Iterable[int | None]) -> None:
     """These players' figures change with the current transaction: read them again
     from now on (this transaction's reads see the change), and again once it has
     committed (a read by another request in between saw the figures before it)."""
-    keys = [_keys(pk)[0] for pk in user_ids if pk is not None]
+    keys = [_stamp_key(pk) for pk in user_ids if pk is not None]
     if keys:
         _new_stamps(keys)
         transaction.on_commit(lambda: _new_stamps(keys))
@@ -63,12 +63,12 @@ def forget() -> None:
     _generation += 1
 
 
-def _figures(user_id: int, user: User) -> dict[str, int]:
-    stamp_key, figures_key = _keys(user_id)
+def _figures(user: User) -> dict[str, int]:
+    stamp_key, figures_key = _stamp_key(user.pk), f"header:{_generation}:{user.pk}"
     found = cache.get_many([stamp_key, figures_key])
     stamp, kept = found.get(stamp_key), found.get(figures_key)
     if stamp is not None and kept is not None and kept[0] == stamp:
-        return dict(kept[1])
+        return kept[1]  # type: ignore[no-any-return]
     if stamp is None:
         cache.add(stamp_key, secrets.token_hex(8), KEPT_FOR)
         stamp = cache.get(stamp_key)  # whoever added it first
@@ -77,5 +77,5 @@ def _figures(user_id: int, user: User) -> dict[str, int]:
     return figures
 
 
-def _keys(user_id: int) -> tuple[str, str]:
-    return f"header-stamp:{_generation}:{user_id}", f"header:{_generation}:{user_id}"
+def _stamp_key(user_id: int) -> str:
+    return f"header-stamp:{_generation}:{user_id}"

@@ -73,13 +73,6 @@ def margin_scorer(rules: Rules, seat: int, win_bonus: float) -> Score:
     return score
 
 
-def match_win_value(rules: Rules, win_bonus: float) -> float:
-    """What winning the match is worth, in the margin's units: a whole match's
-    points (the target) and the hand's bonus, more than any hand's margin short of it."""
-    assert rules.target is not None
-    return rules.target + win_bonus
-
-
 def match_scorer(rules: Rules, seat: int, win_bonus: float, match_scores: Sequence[int]) -> Score:
     """What the hand does to the match for ``seat``'s side, from the match scores
     before it (see the module docstring); a single-hand table has no target and
@@ -89,7 +82,7 @@ def match_scorer(rules: Rules, seat: int, win_bonus: float, match_scores: Sequen
         return margin_scorer(rules, seat, win_bonus)
     mine = rules.side_of(seat)
     share = 1.0 / (rules.sides - 1)
-    match_win = match_win_value(rules, win_bonus)
+    match_win = target + win_bonus  # a whole match's points: more than any margin short of it
     needs = [target - points for points in match_scores]  # points each side lacks
     winner_of = hand_winner(rules)
 
