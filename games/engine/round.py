@@ -27,6 +27,7 @@ line, the log and the text forms are built when read.
 from __future__ import annotations
 
 import functools
+import math
 import random
 import secrets
 from collections import deque
@@ -763,14 +764,19 @@ class Round:
             self.over = False
             self._outcome = self._result = None
 
-    def play_out(self, rnd: Callable[[], float], randomness: float = 1.0) -> int:
+    def play_out(
+        self, rnd: Callable[[], float], randomness: float = 1.0, count: float = 0.0
+    ) -> int:
         """Play on to the end of the hand, unchecked, for searching; return
         :attr:`outcome` (:meth:`pop_to` takes the moves back).
 
         Each play is random with probability ``randomness`` (uniform over the
         fitting tiles, then over the ends it fits), otherwise greedy: the
-        heaviest fitting tile, on the left end when it fits both.  ``rnd`` is
-        called only for a choice (never for a forced move), in that order.
+        heaviest fitting tile, on the left end when it fits both.  With ``count``
+        the greedy play counts the tiles: each tile the mover cannot see that
+        shows a number the play leaves open takes ``count`` pips off the tile's
+        weight (the others are likelier to pass or draw on numbers mostly seen).
+        ``rnd`` is called only for a choice (never for a forced move), in that order.
 
         The same moves as :meth:`push` would make, and recorded alike, but on
         local copies of the state written back once at the end: a bot's
@@ -794,17 +800,20 @@ class Round:
             rnd,
             randomness,
             self._trail.append,
+            count,
         )
         self._end(outcome)
         return outcome
 
-    def finish(self, rnd: Callable[[], float], randomness: float = 1.0) -> tuple[int, list[int]]:
+    def finish(
+        self, rnd: Callable[[], float], randomness: float = 1.0, count: float = 0.0
+    ) -> tuple[int, list[int]]:
         """:meth:`play_out` on a copy: the outcome and every hand at the end, this
         round left as it is.  Cheaper than ``play_out`` then ``pop_to`` (no move
         recorded, nothing to take back), with the same moves for the same ``rnd``."""
         if self.over or self._ends == EMPTY_LINE:
             twin = self.copy()
-            return twin.play_out(rnd, randomness), twin._hands
+            return twin.play_out(rnd, randomness, count), twin._hands
         hands = list(self._hands)
         outcome = _play_on(
             hands,
@@ -816,6 +825,7 @@ class Round:
             rnd,
             randomness,
             None,
+            count,
         )[0]
         return outcome, hands
 
@@ -834,6 +844,7 @@ def _play_on(
     rnd: Callable[[], float],
     randomness: float,
     record: Callable[[Made], None] | None,
+    count: float = 0.0,
 ) -> tuple[int, int, int]:
     """:meth:`Round.play_out`'s loop on the state given (``hands`` and ``pile``
     change), each move passed to ``record`` if any: the outcome, and the seat
@@ -844,6 +855,10 @@ def _play_on(
     bits_lo, bits_hi, half, half_mask = _BITS_LO, _BITS_HI, _HALF, _HALF_MASK
     heavy_lo, heavy_hi, key = _HEAVY_LO, _HEAVY_HI, _KEY
     always_random = randomness >= 1.0
+    pile_mask = 0
+    if count:
+        for i in pile:
+            pile_mask |= bits[i]
     while True:
         hand = hands[seat]
         fits = hand & fitting[code]
@@ -854,6 +869,7 @@ def _play_on(
                     record((DRAW, seat, code, i))
                 hands[seat] = hand | bits[i]
                 held |= bits[i]
+                pile_mask &= ~bits[i]
                 if not pile and not held & open_at[code]:
                     outcome = BLOCKED
                     break
@@ -869,6 +885,9 @@ def _play_on(
             choices = bits_lo[fits & half_mask] + bits_hi[fits >> half]
             i = choices[int(rnd() * len(choices))]
             randomly = True
+        elif count:
+            i = _counted(fits, code, (held & ~hand) | pile_mask, count)
+            randomly = False
         else:
             i = heavy_hi[fits >> half]
             j = heavy_lo[fits & half_mask]
@@ -894,6 +913,20 @@ def _play_on(
             outcome = BLOCKED
             break
     return outcome, seat, code
+
+
+def _counted(fits: int, code: int, unseen: int, count: float) -> int:
+    """The greedy play-out's tile when it counts: the heaviest, less ``count`` pips
+    for each tile out of the mover's sight (``unseen``) that shows a number the
+    play leaves open (on the end :func:`_play_on` lays it: left when it fits)."""
+    lefts, plays, to_open = _SUIT_LEFT[code], _PLAYS, _OPEN
+    best, best_value = -1, -math.inf
+    for i in _BITS_LO[fits & _HALF_MASK] + _BITS_HI[fits >> _HALF]:
+        after = plays[i][0 if lefts >> i & 1 else 1]._to[code]
+        value = _KEY[i] - count * 32 * (to_open[after] & unseen).bit_count()
+        if value > best_value:
+            best, best_value = i, value
+    return best
 
 
 def _format_position(

@@ -251,6 +251,17 @@ def test_medium_avoids_opening_numbers_its_partner_passed_on() -> None:
     ) == _play("6|2R")
 
 
+def test_medium_counting_leaves_ends_whose_numbers_it_has_mostly_seen() -> None:
+    # 6|1 and 6|2 both fit the 6. Three 1s are on the table and none of the 2s:
+    # the opponent is likelier to lack a 1: counting, 6|1 goes, though 6|2 is heavier.
+    position = "hands=6|1,6|2/4|4,2|0 boneyard=5|5 line=6|5,5|1,1|1,1|3,3|0 turn=0 dealer=1"
+    assert _medium_choice(PRESETS["duello"], position, unseen=2) == _play("6|1L")
+    assert _medium_choice(PRESETS["duello"], position) == _play("6|2L")
+    assert make_bot("medium", unseen=2).choose(
+        Round.from_position(PRESETS["duello"], position).view(0)
+    ) == _play("6|1L")
+
+
 # Strength -----------------------------------------------------------------------------------------
 
 

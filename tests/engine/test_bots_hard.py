@@ -17,7 +17,7 @@ from games.engine.bots.knowledge import Knowledge
 from games.engine.bots.value import margin_scorer, match_scorer
 from games.engine.moves import _PLAYS
 from games.engine.round import BLOCKED
-from games.engine.tiles import VALUE, mask_of, parse_tiles
+from games.engine.tiles import HIGH, LOW, VALUE, mask_of, parse_tiles
 
 from .strategies import random_round, seeds, tables
 
@@ -73,7 +73,7 @@ def test_a_random_play_out_ends_the_hand_with_legal_moves(
     assert replayed.result == r.result
 
 
-def _pushed_play_out(r: Round, rnd: random.Random, randomness: float) -> None:
+def _pushed_play_out(r: Round, rnd: random.Random, randomness: float, count: float = 0.0) -> None:
     """The play-out's policy move by move through the public search API."""
     while not r.over:
         on_left, on_right = r.fitting_ends()
@@ -87,11 +87,37 @@ def _pushed_play_out(r: Round, rnd: random.Random, randomness: float) -> None:
             i, randomly = tiles[0], randomness >= 1.0
         elif randomly:
             i = tiles[int(rnd.random() * len(tiles))]
+        elif count:
+            i = max(tiles, key=lambda t: _counted_value(r, t, on_left, count))
         else:
             i = max(tiles, key=lambda t: (VALUE[t], t))  # the heaviest, the higher half on a tie
         both = on_left >> i & 1 and on_right >> i & 1
         left = on_left >> i & 1 and not (randomly and both and rnd.random() < 0.5)
         r.push(_PLAYS[i][0 if left else 1])
+
+
+def _counted_value(r: Round, tile: int, on_left: int, count: float) -> tuple[float, int]:
+    """The counting greedy move's worth: the tile's pips, less ``count`` for each tile
+    the mover cannot see (not in its hand nor on the line) showing an end left open."""
+    seen = r.hand_mask(r.turn) | mask_of(p.tile for p in r.line)
+    r.push(_PLAYS[tile][0 if on_left >> tile & 1 else 1])
+    ends = r.ends
+    r.pop()
+    assert ends is not None
+    showing = [t for t in range(28) if not seen >> t & 1 and (HIGH[t] in ends or LOW[t] in ends)]
+    return VALUE[tile] - count * len(showing), tile
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables, seeds, st.integers(min_value=0, max_value=20), st.sampled_from([0.0, 0.5]))
+def test_a_counting_finish_lays_the_heaviest_tile_less_what_the_others_may_follow_with(
+    rules: Rules, seed: int, depth: int, randomness: float
+) -> None:
+    r = random_round(rules, seed, stop_after=depth)
+    twin = Round.from_position(rules, r.position())
+    finished = r.finish(random.Random(seed).random, randomness, count=2.0)
+    _pushed_play_out(twin, random.Random(seed), randomness, count=2.0)
+    assert finished == (twin.outcome, list(twin.hand_masks()))
 
 
 @settings(max_examples=150, deadline=None)

@@ -4,8 +4,9 @@ Each iteration deals the unseen tiles at random, consistently with everything
 public (:class:`~games.engine.bots.knowledge.WorldSampler`), then plays every
 candidate move in that deal to the end of the hand (:meth:`Round.finish
 <games.engine.round.Round.finish>`, the candidate pushed on a
-:class:`~games.engine.round.Round` of the deal, then taken back),
-every candidate on the same deal and the same random numbers, so that their
+:class:`~games.engine.round.Round` of the deal, then taken back; half the
+play-outs' moves at random, half greedy: the heaviest tile, less what the
+others may follow with), every candidate on the same deal and the same random numbers, so that their
 difference is the move's own.  The move with the best average result for this
 seat's side is laid, each deal weighed by how likely the other seats' plays
 were on it (they are taken to prefer heavy tiles and doubles, as most players
@@ -51,6 +52,10 @@ DEFAULT_INFER = 1.3
 #: where it changes the move: see bench/bots.md, "Towards 60%" and "The early stop").
 DEFAULT_EXTEND_MS = 70.0
 
+#: What a tile out of sight showing a number left open costs the play-outs' greedy
+#: moves, in pips (0: they lay the heaviest tile; see bench/bots.md, "Counting the tiles").
+DEFAULT_COUNT = 2.0
+
 # Random numbers shared by every candidate's play-out on one deal, read in a
 # cycle: about as many as a play-out uses (one to three per tile laid).
 _NUMBERS_PER_DEAL = 37
@@ -77,6 +82,7 @@ class HardBot(WeighingBot):
         extend_z: float = 1.0,
         settle_z: float = 5.0,
         match_aware: bool = False,
+        count: float = DEFAULT_COUNT,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -101,8 +107,12 @@ class HardBot(WeighingBot):
         ends the match counts as the match won or lost, not as its margin
         (:func:`~games.engine.bots.value.match_scorer`; off by default: measured
         no stronger, see bench/bots.md, "Playing for the match").
-        ``hard:infer=1,extend_ms=0,settle_z=0`` is the bot as it was before the
-        reading and the time spent where the move is close ("classic")."""
+        ``count``: the play-outs' greedy moves count the tiles (:meth:`Round.play_out
+        <games.engine.round.Round.play_out>`): each tile out of the mover's sight
+        that shows a number the move leaves open costs this many pips (0: off).
+        ``hard:infer=1,extend_ms=0,settle_z=0,count=0`` is the bot as it was before
+        the reading, the time spent where the move is close and the counting
+        ("classic")."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:
@@ -122,6 +132,7 @@ class HardBot(WeighingBot):
         self.extend_z = extend_z
         self.settle_z = settle_z
         self.match_aware = bool(match_aware)
+        self.count = count
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -315,6 +326,7 @@ class _Trial:
         self.view = view
         self.plays = plays
         self.randomness = bot.randomness
+        self.count = bot.count
         self.uniform = uniform
         if bot.match_aware and view.match_scores is not None:
             self.score = match_scorer(rules, seat, bot.win_bonus, view.match_scores)
@@ -339,7 +351,7 @@ class _Trial:
             if solver is not None:
                 values.append(solver.value(r))
             else:
-                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness)
+                outcome, at_end = r.finish(cycle(numbers).__next__, self.randomness, self.count)
                 values.append(score(at_end, outcome))
             r.pop()
         return values

@@ -8,11 +8,16 @@ Each legal play is scored and the best one is laid:
   that fit the ends left open, so the next turn has a play;
 * play on the numbers an opponent passed or drew on (they cannot follow);
 * do not open a number the partner passed or drew on (they cannot follow).
+
+Optionally (``unseen``, off by default) it counts the tiles: it leaves ends
+whose numbers are mostly on the table or in its hand, so that the others are
+likely to pass or draw.  That alone makes it nearly as strong as ``hard`` in
+duello (bench/bots.md, "Counting the tiles"), too close for a middle level.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..moves import Play
 from ..tiles import HIGH, LOW, SUIT, VALUE
@@ -33,6 +38,7 @@ class MediumWeights:
     rival_short: float = 2.0
     partner_stuck: float = 6.0
     partner_short: float = 2.0
+    unseen: float = 0.0  # per tile out of sight showing an open number (2: counting)
 
 
 class MediumBot(WeighingBot):
@@ -40,9 +46,12 @@ class MediumBot(WeighingBot):
 
     level = "medium"
 
-    def __init__(self, *, seed: int | None = None, weights: MediumWeights | None = None) -> None:
+    def __init__(
+        self, *, seed: int | None = None, weights: MediumWeights | None = None, **changes: float
+    ) -> None:
+        """``changes``: weights to change by name, e.g. ``unseen=2``."""
         super().__init__(seed=seed)  # unused: this level draws no random numbers
-        self.weights = weights or MediumWeights()
+        self.weights = replace(weights or MediumWeights(), **changes)
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The play with the best score by the rules of thumb."""
@@ -66,6 +75,8 @@ class MediumBot(WeighingBot):
         rules = view.rules
         me = knowledge.seat
         distinct = set(ends)
+        for n in distinct:
+            total -= w.unseen * (knowledge.unseen & SUIT[n]).bit_count()
         for seat in range(rules.players):
             if seat == me:
                 continue
