@@ -101,11 +101,14 @@ class ItalianBrowser:
 
     def __init__(self, chromium: Any) -> None:
         self.chromium = chromium
+        self.contexts: list[Any] = []  # the running test's, for a failure's report
 
     def new_context(self, **options: Any) -> Any:
-        return self.chromium.new_context(
+        context = self.chromium.new_context(
             **{"locale": "it-IT", "service_workers": "block", **options}
         )
+        self.contexts.append(context)
+        return context
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chromium, name)
@@ -177,3 +180,43 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return True, LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=order)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A browser test that failed reports what its open pages showed (the address, the
+    messages and the lobby or status, and a screenshot in tests/artifacts/failed/) and
+    the end of the site's log: a failure seen once, under load, can be read afterwards."""
+    outcome = yield
+    fixtures = getattr(item, "funcargs", {})
+    browser = fixtures.get("browser")
+    if call.when != "call" or not isinstance(browser, ItalianBrowser):
+        return
+    report = outcome.get_result()
+    if report.failed:
+        report.sections.append(("what the pages showed", _pages_shown(item, browser)))
+        site = fixtures.get("live_site")
+        if isinstance(site, LiveSite):
+            site.log.flush()
+            tail = Path(site.log.name).read_text(errors="replace")[-4000:]
+            report.sections.append(("the end of the site's log", tail))
+    browser.contexts.clear()
+
+
+def _pages_shown(item: pytest.Item, browser: ItalianBrowser) -> str:
+    folder = ARTIFACTS / "failed"
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for number, context in enumerate(browser.contexts):
+        for page in context.pages:
+            try:
+                page.screenshot(path=folder / f"{item.name}-{number}.png", full_page=True)
+                seen = page.evaluate(
+                    """() => ['.messages', '#flash', '#lobby', '#status']
+                        .map(s => document.querySelector(s))
+                        .filter(e => e).map(e => e.innerText.trim()).join(' | ')"""
+                )
+                lines.append(f"page {number}: {page.url}\n  {seen[:1500]}")
+            except Exception as error:  # a page closing or gone: say so, report the others
+                lines.append(f"page {number}: {type(error).__name__}")
+    return "\n".join(lines)
