@@ -207,16 +207,16 @@ def _pages_shown(item: pytest.Item, browser: ItalianBrowser) -> str:
     folder = ARTIFACTS / "failed"
     folder.mkdir(parents=True, exist_ok=True)
     lines = []
-    for number, context in enumerate(browser.contexts):
-        for page in context.pages:
-            try:
-                page.screenshot(path=folder / f"{item.name}-{number}.png", full_page=True)
-                seen = page.evaluate(
-                    """() => ['.messages', '#flash', '#lobby', '#status']
-                        .map(s => document.querySelector(s))
-                        .filter(e => e).map(e => e.innerText.trim()).join(' | ')"""
-                )
-                lines.append(f"page {number}: {page.url}\n  {seen[:1500]}")
-            except Exception as error:  # a page closing or gone: say so, report the others
-                lines.append(f"page {number}: {type(error).__name__}")
+    pages = [page for context in browser.contexts for page in context.pages]
+    for number, page in enumerate(pages):
+        try:
+            page.screenshot(path=folder / f"{item.name}-{number}.png", full_page=True)
+            seen = page.evaluate(
+                """() => ['.messages', '#flash', '#lobby', '#status']
+                    .map(s => document.querySelector(s))
+                    .filter(e => e).map(e => e.innerText.trim()).join(' | ')"""
+            )
+            lines.append(f"page {number}: {page.url}\n  {seen[:1500]}")
+        except Exception as error:  # a page closing or gone: say so, report the others
+            lines.append(f"page {number}: {type(error).__name__}")
     return "\n".join(lines)
