@@ -209,14 +209,19 @@ def moves_and_decisions(browser: Any, base: str, moves: int) -> dict[str, Any]:
                 )
             )
             played += 1
-        thought[level] = page.evaluate(
+        decisions = page.evaluate(
             "performance.getEntriesByName('offline-frame')"
-            ".filter(m => m.detail && m.detail.asked === 'computer').map(m => m.detail.thought)"
+            ".filter(m => m.detail && m.detail.asked === 'computer')"
+            ".map(m => [m.detail.thought, m.detail.forced])"
         )
+        thought[level] = [ms for ms, _ in decisions]
+        thought[f"{level}_with_a_choice"] = [ms for ms, forced in decisions if not forced]
     context.close()
 
     def summary(values: list[float]) -> dict[str, float]:
         ordered = sorted(values)
+        if not ordered:
+            return {"n": 0}
         return {
             "n": len(ordered),
             "median_ms": round(statistics.median(ordered), 1),

@@ -91,8 +91,10 @@ class Session:
         if self.game is not None and self.game.computer_to_play():
             self.game.computer_move()
         # how long it thought: what the benchmark reads
-        thought = round(self.game.thought_ms, 2) if self.game is not None else None
-        return self._frame(extra={"thought_ms": thought})
+        game = self.game
+        thought = round(game.thought_ms, 2) if game is not None else None
+        forced = game.thought_forced if game is not None else None
+        return self._frame(extra={"thought_ms": thought, "thought_forced": forced})
 
 
 session: Session | None = None

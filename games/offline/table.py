@@ -75,6 +75,7 @@ class OfflineGame:
     started: float = 0.0
     bots: dict[int, Any] = field(default_factory=dict)
     thought_ms: float = 0.0  # how long the computer's last decision took (the benchmark's)
+    thought_forced: bool = False  # and whether it had a single legal move
 
     @classmethod
     def new(cls, fields: dict[str, str], level: str, *, now: float = 0.0) -> OfflineGame:
@@ -172,6 +173,7 @@ class OfflineGame:
         bot = self.bots.get(seat)
         if bot is None:
             bot = self.bots[seat] = make_bot(self.level)
+        self.thought_forced = len(round_.legal_moves()) == 1
         started = time.perf_counter()
         move = bot.choose(self.match.view(seat))  # with the match scores
         self.thought_ms = (time.perf_counter() - started) * 1000

@@ -131,7 +131,9 @@ function draw(frame, message) {
   // table.js: title, sounds, animation; a note (flash) answers a move as a new version does
   live.dispatchEvent(new CustomEvent("htmx:wsAfterMessage", { detail: { message: frame.flash || "" } }));
   document.documentElement.dataset.offlineVersion = String(frame.version);
-  performance.mark("offline-frame", { detail: { asked: message.asked, thought: frame.thought_ms } });
+  performance.mark("offline-frame", {
+    detail: { asked: message.asked, thought: frame.thought_ms, forced: frame.thought_forced },
+  });
   requestAnimationFrame(() => performance.mark("offline-drawn")); // the frame on the screen
   performance.measure("offline-" + message.asked, { start: performance.now() - message.ms, duration: message.ms });
   clearTimeout(computerTimer);

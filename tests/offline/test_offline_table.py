@@ -51,12 +51,15 @@ def test_a_whole_match_is_played_and_every_kept_game_reads_back_exactly() -> Non
     result = run(
         """
 checks = []
+forced = []  # the frame's word on each computer decision, and the truth
 frame = start(preset="domino", seating="3", target="50")
 while not frame["over"]:
     saved = frame["saved"]
     shown = dict(s.shown)
     if frame["computer_ms"] is not None:
+        single = len(s.game.match.round.legal_moves()) == 1
         frame = json.loads(s.computer())
+        forced.append((frame["thought_forced"], single))
     elif s.game.match.round.over:
         frame = command(action="next", version=s.game.version)
     else:
@@ -66,9 +69,14 @@ while not frame["over"]:
         back = json.loads(again.resume(json.dumps(frame["saved"])))
         checks.append(back["saved"] == frame["saved"] and again.shown == s.shown)
 out(checks=checks, summary=frame["summary"], over=frame["over"],
-    status=s.shown["status"])
+    status=s.shown["status"], forced=forced)
 """
     )
+    # the benchmark tells forced decisions from real ones by the frame's word
+    forced = result["forced"]
+    assert isinstance(forced, list)
+    assert all(said == single for said, single in forced)
+    assert {single for _, single in forced} == {True, False}
     assert result["over"] is True
     assert result["checks"] and all(result["checks"])  # type: ignore[arg-type]
     summary = result["summary"]
