@@ -213,7 +213,10 @@ def _pages_shown(item: pytest.Item, browser: ItalianBrowser) -> str:
             seen = page.evaluate(
                 """() => ['.messages', '#flash', '#lobby', '#status']
                     .map(s => document.querySelector(s))
-                    .filter(e => e).map(e => e.innerText.trim()).join(' | ')"""
+                    .filter(e => e).map(e => e.innerText.trim())
+                    .concat(document.querySelector('.table-live.offline')
+                        ? ['CONNECTION LOST (its socket closed)'] : [])
+                    .join(' | ')"""
             )
             lines.append(f"page {number}: {page.url}\n  {seen[:1500]}")
         except Exception as error:  # a page closing or gone: say so, report the others
