@@ -159,11 +159,14 @@ class OfflineGame:
         round_ = self.match.round
         return not round_.over and round_.turn != YOU
 
+    def move_forced(self) -> bool:
+        """The seat to act has a single legal move."""
+        return len(self.match.round.legal_moves()) == 1
+
     def computer_delay(self, rng: random.Random) -> float:
         """How long the computer seems to think before this move, in seconds: as at
         the site's tables (a forced move sooner)."""
-        forced = len(self.match.round.legal_moves()) == 1
-        low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
+        low, high = BOT_FORCED_DELAY if self.move_forced() else BOT_DELAY
         return rng.uniform(low, high)
 
     def computer_move(self) -> None:
@@ -173,7 +176,7 @@ class OfflineGame:
         bot = self.bots.get(seat)
         if bot is None:
             bot = self.bots[seat] = make_bot(self.level)
-        self.thought_forced = len(round_.legal_moves()) == 1
+        self.thought_forced = self.move_forced()
         started = time.perf_counter()
         move = bot.choose(self.match.view(seat))  # with the match scores
         self.thought_ms = (time.perf_counter() - started) * 1000
