@@ -1,6 +1,7 @@
 """The table as a player sees it, in a real browser on a phone and a desktop:
 named bots around the board, the last move, the tab's title, a hand that sends
-one move at a time, the connection banner, the 404 page."""
+one move at a time, the connection banner (and controls that cannot send while
+it shows), the 404 page."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import DESKTOP, PHONE, LiveSite
 from .pages import (
@@ -18,10 +20,12 @@ from .pages import (
     computer_tables_at,
     laid_out,
     log_in,
+    new_friends_table,
     new_page,
     page_until,
     play_if_my_turn,
     settled,
+    sign_up,
     table_version,
 )
 
@@ -259,6 +263,35 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     assert page.evaluate("window.frames_seen.every(f => f.animating <= 0)")
     context.close()
     assert [e for e in errors if "WebSocket" not in e] == []
+
+
+def test_while_the_connection_is_lost_the_hosts_buttons_cannot_be_clicked_and_work_once_back(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    # A command sent while the socket is closed would be dropped (nothing is queued):
+    # a click that cannot land must not look as if it could.
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    sign_up(page, live_site.url, "anna_cut")
+    new_friends_table(page, live_site.url, "duello")
+    fill = page.get_by_role("button", name="Completa i posti liberi con il computer")
+    fill.click(trial=True)  # clickable while connected (a trial click clicks nothing)
+    assert errors == []
+
+    live_site.stop()  # the browser logs the failed reconnections as errors meanwhile
+    page.locator("#connection-lost").wait_for(state="visible", timeout=5000)
+    with pytest.raises(PlaywrightTimeoutError):
+        fill.click(trial=True, timeout=1500)
+    assert float(fill.evaluate("b => getComputedStyle(b).opacity")) < 1
+    page.screenshot(path=artifacts / "offline-lobby-desktop.png", full_page=True)
+
+    live_site.start()
+    page.locator("#connection-lost").wait_for(state="hidden", timeout=15_000)
+    back = len(errors)
+    fill.click()
+    page.wait_for_selector("#start-game:not([disabled])")  # the seat was filled
+    page.context.close()
+    assert errors[back:] == []
 
 
 @pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", DESKTOP)])
