@@ -283,11 +283,12 @@ def manage_last_line(env: dict[str, str], *args: str) -> str:
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
-        check=True,
         capture_output=True,
         text=True,
         timeout=120,
     )
+    if done.returncode:  # the process's own words, not only its exit code
+        pytest.fail(f"manage.py {args[0]} exited {done.returncode}:\n{done.stderr[-3000:]}")
     lines = done.stdout.strip().splitlines()
     return lines[-1] if lines else ""
 
