@@ -290,3 +290,49 @@ def test_far_from_the_target_the_match_scores_change_nothing() -> None:
     early = aware.evaluate(r.view(r.turn, match_scores=(0, 0)), plays)
     unknown = HardBot(seed=2, iterations=40, match_aware=True).evaluate(r.view(r.turn), plays)
     assert early == unknown  # no hand can reach 100 points from 0
+
+
+class _Clock:
+    """A clock a millisecond later each time it is read: deals counted, not timed."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def _search_ms(monkeypatch: pytest.MonkeyPatch, bot: HardBot, r: Round) -> float:
+    """How long (on the clock above) the bot searched its decision at ``r``."""
+    clock = _Clock()
+    monkeypatch.setattr("games.engine.bots.hard.time.perf_counter", clock)
+    view = r.view(r.turn)
+    bot.evaluate(view, plays_of(view))
+    return clock.now * 1000
+
+
+def test_a_whole_hand_is_thought_over_for_longer_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    duello = PRESETS["duello"]
+    whole = Round.from_position(  # seat 1 opened: seat 0's first play of the hand
+        duello,
+        "hands=6|6,5|4,5|3,1|0,4|4,2|1,6|3/3|3,2|2,1|1,0|0,6|5,6|4 "
+        "boneyard=2|0,3|0,3|1,3|2,4|0,4|1,4|2,4|3,5|0,5|1,5|2,6|0,6|1,6|2 "
+        "line=5|5 turn=0 dealer=0",
+    )
+    later = Round.from_position(  # its second
+        duello,
+        "hands=6|6,5|4,5|3,4|4,2|1,6|3/3|3,2|2,0|0,6|5,6|4 "
+        "boneyard=1|0,2|0,3|0,3|1,3|2,4|0,4|1,4|2,4|3,5|0,5|2,6|0,6|1,6|2 "
+        "line=5|5,5|1,1|1 turn=0 dealer=0",
+    )
+    for r, tiles in ((whole, 7), (later, 6)):
+        assert len(r.view(0).hand) == tiles and len(plays_of(r.view(0))) >= 2
+    # Without the early stop and the extension, the search runs for its budget.
+    plain = HardBot(seed=1, budget_ms=40, extend_ms=0, settle_z=0)
+    assert _search_ms(monkeypatch, plain, whole) == pytest.approx(40, abs=2)
+    asked = HardBot(seed=1, budget_ms=40, extend_ms=0, settle_z=0, full_hand_ms=140)
+    assert _search_ms(monkeypatch, asked, whole) == pytest.approx(140, abs=2)
+    assert _search_ms(monkeypatch, asked, later) == pytest.approx(40, abs=2)
