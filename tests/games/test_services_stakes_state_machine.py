@@ -37,11 +37,12 @@ from economy.selectors import balance_of
 from economy.services import escrow_of, pot_shares
 from games import states
 from games.engine import PRESETS
-from games.engine import round as round_module
+from games.engine import deals as engine_deals
 from games.errors import GameError
 from games.kinds import STAKE_FILL
 from games.models import SeatResult, Table
 from games.records import load_match
+from games.services import deals as service_deals
 from games.services.stakes import (
     AlreadySeated,
     stake_table_expire,
@@ -73,11 +74,14 @@ class StakeTables(RuleBasedStateMachine):
         self.tables: dict[int, ModelTable] = {}  # by table id, oldest first
         self.last_sit: dict[int, tuple[uuid.UUID, int]] = {}  # player -> (token, table id)
         self.rng = random.Random(7)
-        # Deals from a seeded generator: a sequence replayed plays the same matches.
+        # Deals from a seeded generator: a sequence replayed plays the same matches
+        # (the site deals from a fresh secret seed each time, games.engine.deals).
         deals = random.Random(11)
-        self.dealing = mock.patch.object(
-            round_module.secrets, "SystemRandom", lambda: random.Random(deals.random())
-        )
+
+        def seeded(table: str, hand: int, seed: str, clients: Any, **size: int) -> Any:
+            return engine_deals.deal("t", hand, f"{deals.getrandbits(256):064x}", clients, **size)
+
+        self.dealing = mock.patch.object(service_deals, "deal", seeded)
         self.dealing.start()
 
     def teardown(self) -> None:
