@@ -83,7 +83,6 @@ class HardBot(WeighingBot):
         settle_z: float = 5.0,
         match_aware: bool = False,
         count: float = DEFAULT_COUNT,
-        full_hand_ms: float = 0.0,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -113,9 +112,7 @@ class HardBot(WeighingBot):
         that shows a number the move leaves open costs this many pips (0: off).
         ``hard:infer=1,extend_ms=0,settle_z=0,count=0`` is the bot as it was before
         the reading, the time spent where the move is close and the counting
-        ("classic").  ``full_hand_ms``: the budget, with no extension past it, of a
-        decision taken while the bot holds a whole hand or more (its first plays of a
-        hand, where a 40 ms search errs most; 0: off)."""
+        ("classic")."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:
@@ -136,7 +133,6 @@ class HardBot(WeighingBot):
         self.settle_z = settle_z
         self.match_aware = bool(match_aware)
         self.count = count
-        self.full_hand_ms = full_hand_ms
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
         """The candidate play with the best average result over sampled deals."""
@@ -146,13 +142,10 @@ class HardBot(WeighingBot):
     def evaluate(self, view: PlayerView, plays: list[Play]) -> list[float | None]:
         """Each play's average result over the sampled deals; None for a play dropped
         as clearly worse than another."""
-        budget_ms, extend_ms = self.budget_ms, self.extend_ms
-        if self.full_hand_ms > 0 and len(view.hand) >= view.rules.hand_size:
-            budget_ms = extend_ms = self.full_hand_ms
         start = time.perf_counter()
-        deadline = start + budget_ms / 1000.0
-        halfway = start + budget_ms / 2000.0 if self.settle_z > 0 else math.inf
-        last_call = start + extend_ms / 1000.0  # the extended search's end
+        deadline = start + self.budget_ms / 1000.0
+        halfway = start + self.budget_ms / 2000.0 if self.settle_z > 0 else math.inf
+        last_call = start + self.extend_ms / 1000.0  # the extended search's end
         trial = _Trial(self, view, plays, self._rng.random)
         knowledge = Knowledge.from_view(view)
         sampler = WorldSampler(knowledge)
@@ -184,7 +177,7 @@ class HardBot(WeighingBot):
             elif now >= deadline:
                 if now >= last_call or not _close(results, weights, alive, self.extend_z):
                     break
-                deadline = min(now + budget_ms / 4000.0, last_call)
+                deadline = min(now + self.budget_ms / 4000.0, last_call)
             if deals == checkpoint and self.prune_z > 0:
                 checkpoint *= 2
                 alive = _survivors(results, alive, self.prune_z)
