@@ -35,6 +35,7 @@ from accounts.models import User
 from domino_site import local
 from games import fragments, presence, services, states
 from games.engine import PRESETS, Rules
+from games.engine import deals as engine_deals
 from games.models import Table
 from games.records import load_match
 
@@ -137,6 +138,16 @@ def seat_user(table: Table, seat: int) -> User:
     user = table.seats.get(number=seat).user
     assert user is not None
     return user
+
+
+def seeded_deals(deals: random.Random) -> Callable[..., Any]:
+    """A stand-in for ``games.services.deals.deal`` whose deals come from ``deals``
+    (the site's come from a fresh secret seed): a run replayed deals the same hands."""
+
+    def deal(table: str, hand: int, seed: str, clients: Any, **size: int) -> Any:
+        return engine_deals.deal("t", hand, f"{deals.getrandbits(256):064x}", clients, **size)
+
+    return deal
 
 
 def play_a_legal_move(table: Table, rng: random.Random | None = None) -> str:

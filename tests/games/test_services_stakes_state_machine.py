@@ -37,7 +37,6 @@ from economy.selectors import balance_of
 from economy.services import escrow_of, pot_shares
 from games import states
 from games.engine import PRESETS
-from games.engine import deals as engine_deals
 from games.errors import GameError
 from games.kinds import STAKE_FILL
 from games.models import SeatResult, Table
@@ -49,7 +48,7 @@ from games.services.stakes import (
     stake_table_leave,
     stake_table_sit,
 )
-from tests.fixtures import play_a_legal_move
+from tests.fixtures import play_a_legal_move, seeded_deals
 
 STAKE = 100
 SETTINGS = (PRESETS["blocco"], replace(PRESETS["blocco"], players=3, hand_size=5))
@@ -74,14 +73,8 @@ class StakeTables(RuleBasedStateMachine):
         self.tables: dict[int, ModelTable] = {}  # by table id, oldest first
         self.last_sit: dict[int, tuple[uuid.UUID, int]] = {}  # player -> (token, table id)
         self.rng = random.Random(7)
-        # Deals from a seeded generator: a sequence replayed plays the same matches
-        # (the site deals from a fresh secret seed each time, games.engine.deals).
-        deals = random.Random(11)
-
-        def seeded(table: str, hand: int, seed: str, clients: Any, **size: int) -> Any:
-            return engine_deals.deal("t", hand, f"{deals.getrandbits(256):064x}", clients, **size)
-
-        self.dealing = mock.patch.object(service_deals, "deal", seeded)
+        # Deals from a seeded generator: a sequence replayed plays the same matches.
+        self.dealing = mock.patch.object(service_deals, "deal", seeded_deals(random.Random(11)))
         self.dealing.start()
 
     def teardown(self) -> None:

@@ -16,12 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from deadlines.models import Deadline
 from deadlines.services import run_due
 from games import consumers, services, states, store
-from games.engine import deals as engine_deals
 from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services import deals as service_deals
-from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
+from tests.fixtures import PAIRS, play_a_legal_move, seat_user, seeded_deals, version_of
 
 pytestmark = pytest.mark.django_db
 LIVE = Path(__file__).resolve().parents[2] / "templates" / "live" / "games" / "_live.html"
@@ -98,12 +97,7 @@ def test_the_state_a_writer_keeps_after_a_move_is_the_stored_one(
     random.seed(3)  # the bots' delays
     # the deals too, so that the game lasts as long at every run (a short one once
     # left too few of the people's moves to check)
-    deals = random.Random(3)
-
-    def repeatable(table: str, hand: int, seed: str, clients: Any, **size: int) -> Any:
-        return engine_deals.deal("t", hand, f"{deals.getrandbits(256):064x}", clients, **size)
-
-    monkeypatch.setattr(service_deals, "deal", repeatable)
+    monkeypatch.setattr(service_deals, "deal", seeded_deals(random.Random(3)))
     anna, bruno = make_user("anna"), make_user("bruno")
     table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PAIRS, turn_seconds=30)
     services.table_join(table_id=table.pk, version=version_of(table), user=bruno)
