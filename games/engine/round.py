@@ -227,8 +227,9 @@ class Round:
     #: The hand has ended (Domino! or blocked).  Read it; never set it.
     over: bool
 
-    def __init__(
-        self,
+    @classmethod
+    def _checked(
+        cls,
         rules: Rules,
         hands: Sequence[int],
         boneyard: Sequence[int],
@@ -237,8 +238,8 @@ class Round:
         line: Sequence[Placed] = (),
         turn: int | None = None,
         opener: int | None = None,
-    ) -> None:
-        """Low level: masks and indices.  Prefer the class-method constructors."""
+    ) -> Round:
+        """A position given as masks and indices, checked (for the public constructors)."""
         if len(hands) != rules.players:
             raise ValueError(
                 f"{rules.players} players need {rules.players} hands, not {len(hands)}"
@@ -279,13 +280,14 @@ class Round:
         if len(empty) > 1:
             raise ValueError("only one player can be out of tiles")
         pile = list(reversed(boneyard))
-        self._begin(rules, dealer, list(hands), pile, tuple(line), turn, opening)
+        r = cls(rules, dealer, list(hands), pile, tuple(line), turn, opening)
         if empty:
-            self._end(empty[0])
-        elif line and not (rules.draw and pile) and not sum(hands) & _OPEN[self._ends]:
-            self._end(BLOCKED)
+            r._end(empty[0])
+        elif line and not (rules.draw and pile) and not sum(hands) & _OPEN[r._ends]:
+            r._end(BLOCKED)
+        return r
 
-    def _begin(
+    def __init__(
         self,
         rules: Rules,
         dealer: int,
@@ -295,7 +297,9 @@ class Round:
         turn: int,
         opening: int,
     ) -> None:
-        """Set the state (hands and ``pile``, next to draw last, are kept, not copied)."""
+        """Low level, unchecked: build one with :meth:`deal`, :meth:`from_hands`,
+        :meth:`from_position` or :meth:`sampled`.  ``hands`` and ``pile`` (next to
+        draw last) are kept, not copied."""
         self.rules = rules
         self.dealer = dealer
         self.turn = turn
@@ -346,9 +350,7 @@ class Round:
             turn, opening = opener, _ANY
         else:
             raise ValueError("a free opening needs the seat that opens")
-        r = object.__new__(cls)
-        r._begin(rules, dealer, hands, pile, (), turn, opening)
-        return r
+        return cls(rules, dealer, hands, pile, (), turn, opening)
 
     @classmethod
     def from_hands(
@@ -369,8 +371,8 @@ class Round:
         masks = [mask_of(map(_as_tile, hand)) for hand in hands]
         pile = [_as_tile(t).index for t in boneyard]
         if opener is None:
-            return cls(rules, masks, pile, dealer=dealer)
-        return cls(rules, masks, pile, dealer=dealer, turn=opener, opener=_ANY)
+            return cls._checked(rules, masks, pile, dealer=dealer)
+        return cls._checked(rules, masks, pile, dealer=dealer, turn=opener, opener=_ANY)
 
     @classmethod
     def from_position(cls, rules: Rules, text: str) -> Round:
@@ -394,7 +396,7 @@ class Round:
             if opener_text is None:
                 raise ValueError("a position with an empty line needs opener=<tile> or opener=any")
             opener = _ANY if opener_text == "any" else Tile.parse(opener_text).index
-        return cls(
+        return cls._checked(
             rules,
             hands,
             boneyard,
@@ -421,18 +423,25 @@ class Round:
         """
         if view.seat is None or view.result is not None:
             raise ValueError("only a seat's view of a hand in progress can be searched")
-        r = object.__new__(cls)
-        r._begin(view.rules, view.dealer, hands, pile, view.line, view.turn, _ANY)
-        return r
+        return cls(view.rules, view.dealer, hands, pile, view.line, view.turn, _ANY)
 
     def copy(self) -> Round:
         """An independent copy to try moves on (the history comes too)."""
-        twin = object.__new__(Round)
-        for name in Round.__slots__:
-            setattr(twin, name, getattr(self, name))
-        twin._hands = list(self._hands)
-        twin._pile = list(self._pile)
+        twin = Round(
+            self.rules,
+            self.dealer,
+            list(self._hands),
+            list(self._pile),
+            self._line0,
+            self.turn,
+            self._opening,
+        )
+        twin.over = self.over
+        twin._ends = self._ends
         twin._trail = list(self._trail)
+        twin._outcome = self._outcome
+        twin._result = self._result
+        twin._read = self._read
         return twin
 
     # -- reading ------------------------------------------------------------

@@ -142,10 +142,10 @@ class WorldSampler:
     """
 
     _DEALS = 2  # plain shuffles tried before placing tile by tile
-    _RETRIES = 20  # tile-by-tile placements tried before the checked search
 
-    def __init__(self, knowledge: Knowledge) -> None:
+    def __init__(self, knowledge: Knowledge, *, retries: int = 20) -> None:
         self.knowledge = knowledge
+        self.retries = retries  # tile-by-tile placements tried before the checked search
         k = knowledge
         others = [s for s in range(k.players) if s != k.seat]
         self._tiles = indices(k.unseen)
@@ -184,7 +184,7 @@ class WorldSampler:
             hands, pile = self._deal(rng)
             if self._allowed(hands):
                 return hands, pile
-        for _ in range(self._RETRIES):
+        for _ in range(self.retries):
             placed = self._place_greedily(rng)
             if placed is not None:
                 return self._finish(placed, rng)
