@@ -10,7 +10,8 @@ score every hand, so the newer columns read ``result`` too):
 - with ``--rev <commit>``, the engine of that commit (``git archive``, imported
   beside this one under another name): its ``Round`` through its own public API
   (``play`` before there was ``push``) and, if it has one, the bots' old mask
-  play-out (``playout.random_hand``).
+  play-out (``playout.random_hand``), from its sources: with ``--rev HEAD``, this
+  checkout compiled (``make setup``) against its own sources.
 The columns run in short bursts, one after the other in a rotating order, so
 that all see the same machine (it is shared and noisy): each figure is the
 median of the repeats and each ratio the median of the paired ratios.
@@ -128,6 +129,7 @@ def main() -> None:
     parser.add_argument("--rev", help="also measure the engine of this commit")
     parser.add_argument("--table", choices=TABLES, action="append", help="default: all")
     args = parser.parse_args()
+    print(f"this checkout's engine: {'compiled' if games.engine.COMPILED else 'its sources'}")
     with tempfile.TemporaryDirectory() as folder:
         columns: dict[str, Runner] = {
             "Round": pushing(games.engine),

@@ -3,6 +3,12 @@
 The public names an outside harness relies on are re-exported here.
 """
 
+from . import native
+
+#: The compiled modules run (``make setup``), else their sources: decided before
+#: anything below imports them.
+COMPILED = native.use_current()
+
 from .bots import make_bot
 from .match import Match
 from .moves import DRAW, PASS, Draw, Event, IllegalMoveError, Move, Pass, Play, parse_move
