@@ -34,7 +34,8 @@ MODULES = (
 #: The digest of the sources the compiled modules were built from.
 MANIFEST = HERE / "native.sha256"
 
-_NAMES = frozenset(path.removesuffix(".py").replace("/", ".") for path in MODULES)
+#: Each compiled module's name and its source.
+_SOURCES = {path.removesuffix(".py").replace("/", "."): ROOT / path for path in MODULES}
 
 
 def compiled_files() -> list[Path]:
@@ -84,8 +85,5 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in _NAMES:
-            return None
-        return importlib.util.spec_from_file_location(
-            fullname, ROOT / (fullname.replace(".", "/") + ".py")
-        )
+        source = _SOURCES.get(fullname)
+        return None if source is None else importlib.util.spec_from_file_location(fullname, source)
