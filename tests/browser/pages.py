@@ -175,11 +175,14 @@ def coins(page: Any, base: str) -> int:
 
 
 def sit_at_a_stake_table(page: Any, base: str) -> None:
+    """Blocco, two players, 100 coins. The preset and the seating each redraw the form
+    with what they allow: each redraw is waited for, or the click could send the old
+    form's choices (a boneyard in blocco), which the site rightly refuses."""
     page.goto(f"{base}/coins/stakes/")
-    page.select_option("select[name=preset]", "blocco")
-    page.wait_for_selector("select[name=seating] option[value='2']", state="attached")
-    page.select_option("select[name=seating]", "2")
-    page.select_option("select[name=stake]", "100")
+    for field, value in (("preset", "blocco"), ("seating", "2")):
+        with settled(page, "#stake-form"):
+            page.select_option(f"#stake-form select[name={field}]", value)
+    page.select_option("#stake-form select[name=stake]", "100")
     page.click("#sit-stake")
     page.wait_for_url(re.compile(r"/t/[\w-]+/$"))
 

@@ -10,24 +10,9 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite
+from .pages import new_page, settled
 
 pytestmark = pytest.mark.browser
-
-
-def new_page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
-    page = browser.new_context(viewport=viewport, device_scale_factor=1).new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page
-
-
-def settled(page: Any) -> None:
-    """The table form's htmx refresh after a change is done (a page's "networkidle"
-    load state was reached long before: waiting for it returns at once, and a click
-    could land on the form being replaced)."""
-    page.wait_for_function(
-        "() => { const f = document.querySelector('#table-form');"
-        " return f && !f.classList.contains('htmx-request'); }"
-    )
 
 
 def test_visitors_take_seats_with_the_plain_form_and_become_guests(
@@ -37,10 +22,9 @@ def test_visitors_take_seats_with_the_plain_form_and_become_guests(
     host = new_page(browser, DESKTOP, errors)
     host.goto(f"{live_site.url}/new/?mode=friends&preset=domino")
     host.check("input[name=mode][value=friends]")
-    host.select_option("select[name=preset]", "domino")
-    settled(host)
-    host.select_option("select[name=seating]", "3")
-    settled(host)
+    for field, value in (("preset", "domino"), ("seating", "3")):
+        with settled(host, "#table-form"):
+            host.select_option(f"select[name={field}]", value)
     host.click("#table-form button[type=submit]")
     host.wait_for_selector("#lobby .invite")  # the visitor became a guest host
     share_url = host.locator("#share-link").input_value()
