@@ -28,6 +28,7 @@ ROOT = HERE.parent.parent
 MODULES = (
     "games/engine/round.py",
     "games/engine/bots/hard.py",
+    "games/engine/bots/tree.py",
     "games/engine/bots/knowledge.py",
     "games/engine/bots/value.py",
 )

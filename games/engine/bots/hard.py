@@ -37,8 +37,9 @@ from ..round import Round
 from ..tiles import HIGH, LOW, SUIT, VALUE
 from ..view import PlayerView
 from .base import WeighingBot
-from .endgame import EndgameSolver
+from .endgame import EndgameSolver, Score
 from .knowledge import Knowledge, WorldSampler
+from .tree import TreeSearch
 from .value import margin_scorer, match_scorer
 
 #: The site's thinking time per decision, in milliseconds.
@@ -83,6 +84,7 @@ class HardBot(WeighingBot):
         settle_z: float = 5.0,
         match_aware: bool = False,
         count: float = DEFAULT_COUNT,
+        tree: float = 0.0,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -110,6 +112,10 @@ class HardBot(WeighingBot):
         ``count``: the play-outs' greedy moves count the tiles (:meth:`Round.play_out
         <games.engine.round.Round.play_out>`): each tile out of the mover's sight
         that shows a number the move leaves open costs this many pips (0: off).
+        ``tree``: when positive, the search is a tree of moves over the deals
+        (:mod:`~games.engine.bots.tree`), ``tree`` its exploration constant in
+        points of result; the time options, ``endgame_tiles`` and ``prune_z`` do
+        not apply to it, and :meth:`evaluate` still searches flat (0: flat).
         ``hard:infer=1,extend_ms=0,settle_z=0,count=0`` is the bot as it was before
         the reading, the time spent where the move is close and the counting
         ("classic")."""
@@ -133,9 +139,29 @@ class HardBot(WeighingBot):
         self.settle_z = settle_z
         self.match_aware = bool(match_aware)
         self.count = count
+        if tree < 0:
+            raise ValueError(f"tree is an exploration constant (0 is off), not {tree}")
+        self.tree = tree
 
     def pick(self, view: PlayerView, plays: list[Play]) -> Play:
-        """The candidate play with the best average result over sampled deals."""
+        """The candidate play with the best average result over sampled deals (with
+        ``tree``: the play the tree search tried most)."""
+        if self.tree > 0:
+            knowledge = Knowledge.from_view(view)
+            likelihood = self._likelihood(view, knowledge)
+            search = TreeSearch(
+                view,
+                plays,
+                score=_scorer(self, view),
+                weight=None if likelihood is None else likelihood.weight,
+                exploration=self.tree,
+                randomness=self.randomness,
+                count=self.count,
+                rng=self._rng,
+                sampler=WorldSampler(knowledge),
+            )
+            deadline = time.perf_counter() + self.budget_ms / 1000.0
+            return search.run(iterations=self.iterations, deadline=deadline)
         means = [-math.inf if m is None else m for m in self.evaluate(view, plays)]
         return plays[means.index(max(means))]
 
@@ -149,11 +175,7 @@ class HardBot(WeighingBot):
         trial = _Trial(self, view, plays, self._rng.random)
         knowledge = Knowledge.from_view(view)
         sampler = WorldSampler(knowledge)
-        likelihood = (
-            _Likelihood(view, knowledge, self.infer, self.infer_double)
-            if self.infer > 1.0
-            else None
-        )
+        likelihood = self._likelihood(view, knowledge)
         weights: list[float] = []
         rng = self._rng
         results: list[list[float]] = [[] for _ in plays]
@@ -194,6 +216,12 @@ class HardBot(WeighingBot):
                 for k in range(len(plays))
             ]
         return [math.fsum(results[k]) / deals if k in alive else None for k in range(len(plays))]
+
+    def _likelihood(self, view: PlayerView, knowledge: Knowledge) -> _Likelihood | None:
+        """How the sampled deals are weighed (None: all alike)."""
+        if self.infer > 1.0:
+            return _Likelihood(view, knowledge, self.infer, self.infer_double)
+        return None
 
 
 def _close(results: list[list[float]], weights: list[float], alive: list[int], z: float) -> bool:
@@ -314,6 +342,14 @@ class _Likelihood:
         return 1.0 / product
 
 
+def _scorer(bot: HardBot, view: PlayerView) -> Score:
+    """What a finished play-out is worth to ``view``'s side, as ``bot`` counts it."""
+    assert view.seat is not None
+    if bot.match_aware and view.match_scores is not None:
+        return match_scorer(view.rules, view.seat, bot.win_bonus, view.match_scores)
+    return margin_scorer(view.rules, view.seat, bot.win_bonus)
+
+
 class _Trial:
     """Plays every live candidate on one sampled deal: at random, or exactly late on."""
 
@@ -328,10 +364,7 @@ class _Trial:
         self.randomness = bot.randomness
         self.count = bot.count
         self.uniform = uniform
-        if bot.match_aware and view.match_scores is not None:
-            self.score = match_scorer(rules, seat, bot.win_bonus, view.match_scores)
-        else:
-            self.score = margin_scorer(rules, seat, bot.win_bonus)
+        self.score = _scorer(bot, view)
         left_to_play = sum(view.hand_counts) + (view.boneyard_count if rules.draw else 0)
         self.solver = None
         if left_to_play <= bot.endgame_tiles:
