@@ -40,8 +40,8 @@ class TableForm(forms.Form):
         initial=DEFAULT_BOT_LEVEL,
         help_text=_(
             "Easy plays any tile that fits; medium plays by a good player's rules of thumb; "
-            "hard imagines the hidden tiles hundreds of times, as the others' plays suggest "
-            "them, and lays what scores best."
+            "hard imagines the hidden tiles thousands of times, as the others' plays suggest "
+            "them, foresees their answers and lays what scores best."
         ),
     )
     turn_clock = forms.TypedChoiceField(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from .bots.base import ends_after, plays_of
 from .bots.hard import HardBot
 from .bots.knowledge import Knowledge
+from .bots.value import WIN_POINTS, points_per_unit
 from .moves import Move, Play
 from .round import Round
 from .rules import Rules
@@ -51,8 +52,6 @@ INACCURACY = 4.0
 MISTAKE = 8.0
 BLUNDER = 15.0
 
-#: A won hand on a single-hand table, in the coach's points (see points_per_unit).
-WIN_POINTS = 40.0
 
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -88,20 +87,6 @@ def mark_for(loss: float) -> str:
     return ""
 
 
-def points_per_unit(rules: Rules) -> float:
-    """What one unit of the hard bot's result is worth in the coach's points.
-
-    With a target the result is in points already.  A single-hand table (no target)
-    counts a won hand as 1 and a lost one as minus 1 (shared among the rival sides),
-    so a change of result is ``1 + share`` times a change in the chance of winning;
-    the coach counts a won hand as :data:`WIN_POINTS` there, so that its thresholds
-    mean the same share of a hand: 10 in a hundred more hands lost is an inaccuracy.
-    """
-    if rules.target is not None:
-        return 1.0
-    return WIN_POINTS / (1.0 + 1.0 / (rules.sides - 1))
-
-
 def seed_for(*parts: object) -> int:
     """A stable seed from the hand's identity (a table's code, the hand, the ply)."""
     text = ":".join(map(str, parts)).encode()
@@ -117,7 +102,7 @@ def review_move(
     played_play = _as_candidate(view, played, plays)
     if len(plays) < 2 or played_play is None:
         return Review(ply, view.seat, played, 0.0, "", None, "", choices=len(plays) or 1)
-    bot = HardBot(seed=seed, iterations=iterations)
+    bot = HardBot(seed=seed, iterations=iterations, tree=0)  # each play's mean, in points
     means = [m if m is not None else float("-inf") for m in bot.evaluate(view, plays)]
     best = max(range(len(plays)), key=lambda k: (means[k], -k))
     loss = max(0.0, means[best] - means[plays.index(played_play)]) * points_per_unit(view.rules)

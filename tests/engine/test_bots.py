@@ -19,11 +19,16 @@ from .strategies import EVERY_TABLE, random_round, seeds, tables
 
 PAIRS = replace(PRESETS["domino"], players=4, hand_size=7)
 QUICK = {"easy": {}, "medium": {}, "hard": {"iterations": 6, "match_aware": True}}
+#: The levels, and the hard bot's flat search (the coach's and the classic bot's).
+SEARCHES = (*LEVELS, "hard:flat")
 
 
 def quick_bot(level: str, seed: int) -> Bot:
-    """A bot of ``level``; ``hard`` with a few fixed iterations, to be quick and reproducible
-    (and playing for the match, so that the tests reach its match-aware path too)."""
+    """A bot of ``level`` (or ``hard:flat``); ``hard`` with a few fixed iterations, to be
+    quick and reproducible (and playing for the match, so that the tests reach its
+    match-aware path too)."""
+    if level == "hard:flat":
+        return make_bot("hard", seed=seed, tree=0, **QUICK["hard"])
     return make_bot(level, seed=seed, **QUICK[level])
 
 
@@ -64,7 +69,7 @@ def test_a_bot_is_asked_only_when_its_seat_is_to_play(level: str) -> None:
 # Legal on every table ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", SEARCHES)
 @pytest.mark.parametrize("rules", EVERY_TABLE, ids=lambda r: r.to_text().replace(" ", ","))
 def test_every_level_plays_a_whole_match_legally_on_every_offered_table(
     level: str, rules: Rules
@@ -94,7 +99,7 @@ def test_a_match_shows_each_seat_the_scores_before_the_hand() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(tables, seeds, st.integers(min_value=0, max_value=40), st.sampled_from(LEVELS))
+@given(tables, seeds, st.integers(min_value=0, max_value=40), st.sampled_from(SEARCHES))
 def test_every_level_returns_a_legal_move_mid_hand(
     rules: Rules, seed: int, depth: int, level: str
 ) -> None:
@@ -148,7 +153,7 @@ def _reshuffled_twin(r: Round, seat: int, rng: random.Random) -> Round | None:
     return twin if twin.turn == r.turn else None
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", SEARCHES)
 @pytest.mark.parametrize("rules", [PAIRS, PRESETS["duello"], replace(PRESETS["domino"], players=3)])
 def test_a_bot_decides_only_from_its_view(level: str, rules: Rules) -> None:
     rng = random.Random(7)

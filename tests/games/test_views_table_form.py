@@ -95,4 +95,5 @@ def test_the_form_says_in_one_line_what_each_computer_level_does(client: Client)
     """Whoever chooses a level reads what it does, in Italian by default."""
     page = client.get(reverse("table_new"), HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert escape("Facile gioca una tessera qualsiasi che entra; medio segue le regole") in page
-    assert "difficile immagina centinaia di volte le tessere nascoste" in page
+    assert "difficile immagina migliaia di volte le tessere nascoste" in page
+    assert "ne prevede le risposte" in page

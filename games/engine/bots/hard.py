@@ -1,16 +1,22 @@
-"""Level ``hard``: determinized Monte Carlo search over deals consistent with the view.
+"""Level ``hard``: Monte Carlo search over deals consistent with the view.
 
-Each iteration deals the unseen tiles at random, consistently with everything
-public (:class:`~games.engine.bots.knowledge.WorldSampler`), then plays every
-candidate move in that deal to the end of the hand (:meth:`Round.finish
+By default the deals descend a tree of moves (:mod:`.tree`): the others answer
+each play as the search learns they would.  The flat search below (``tree=0``)
+plays every candidate out at random on each deal; it is what the coach weighs
+plays with, and the classic bot.
+
+In the flat search each iteration deals the unseen tiles at random, consistently
+with everything public (:class:`~games.engine.bots.knowledge.WorldSampler`), then
+plays every candidate move in that deal to the end of the hand (:meth:`Round.finish
 <games.engine.round.Round.finish>`, the candidate pushed on a
 :class:`~games.engine.round.Round` of the deal, then taken back; half the
 play-outs' moves at random, half greedy: the heaviest tile, less what the
-others may follow with), every candidate on the same deal and the same random numbers, so that their
-difference is the move's own.  The move with the best average result for this
-seat's side is laid, each deal weighed by how likely the other seats' plays
-were on it (they are taken to prefer heavy tiles and doubles, as most players
-do: a seat that laid 1|0 where 6|5 fitted probably did not hold 6|5).
+others may follow with), every candidate on the same deal and the same random
+numbers, so that their difference is the move's own.  The move with the best
+average result for this seat's side is laid, each deal weighed by how likely the
+other seats' plays were on it (they are taken to prefer heavy tiles and doubles,
+as most players do: a seat that laid 1|0 where 6|5 fitted probably did not hold
+6|5).
 With a time budget, the search goes on past it while the two best candidates
 are within the noise of each other, and stops at half of it once one clearly
 leads: the time goes where it can change the move.  Optionally, candidates
@@ -57,6 +63,10 @@ DEFAULT_EXTEND_MS = 70.0
 #: moves, in pips (0: they lay the heaviest tile; see bench/bots.md, "Counting the tiles").
 DEFAULT_COUNT = 2.0
 
+#: The tree search's exploration constant, in points (0: the flat search; see
+#: bench/bots.md, "A tree of moves").
+DEFAULT_TREE = 80.0
+
 # Random numbers shared by every candidate's play-out on one deal, read in a
 # cycle: about as many as a play-out uses (one to three per tile laid).
 _NUMBERS_PER_DEAL = 37
@@ -84,7 +94,7 @@ class HardBot(WeighingBot):
         settle_z: float = 5.0,
         match_aware: bool = False,
         count: float = DEFAULT_COUNT,
-        tree: float = 0.0,
+        tree: float = DEFAULT_TREE,
     ) -> None:
         """``iterations``: deals per decision, which makes the bot deterministic for a
         ``seed`` and ignores ``budget_ms``; ``randomness``: the play-outs' share of
@@ -112,13 +122,14 @@ class HardBot(WeighingBot):
         ``count``: the play-outs' greedy moves count the tiles (:meth:`Round.play_out
         <games.engine.round.Round.play_out>`): each tile out of the mover's sight
         that shows a number the move leaves open costs this many pips (0: off).
-        ``tree``: when positive, the search is a tree of moves over the deals
-        (:mod:`~games.engine.bots.tree`), ``tree`` its exploration constant in
-        points of result; the time options, ``endgame_tiles`` and ``prune_z`` do
-        not apply to it, and :meth:`evaluate` still searches flat (0: flat).
-        ``hard:infer=1,extend_ms=0,settle_z=0,count=0`` is the bot as it was before
-        the reading, the time spent where the move is close and the counting
-        ("classic")."""
+        ``tree``: when positive (the default), the search is a tree of moves over
+        the deals (:mod:`~games.engine.bots.tree`), ``tree`` its exploration
+        constant in points (a won single hand counts 40); the time options, ``endgame_tiles`` and
+        ``prune_z`` apply to the flat search only (``tree=0``), which
+        :meth:`evaluate` always runs.
+        ``hard:tree=0,infer=1,extend_ms=0,settle_z=0,count=0`` is the bot as it was
+        before the reading, the time spent where the move is close, the counting
+        and the tree ("classic")."""
         if budget_ms <= 0 and iterations is None:
             raise ValueError("the hard bot needs a positive time budget or a number of iterations")
         if iterations is not None and iterations < 1:

@@ -27,6 +27,7 @@ from ..round import Round
 from ..view import PlayerView
 from .endgame import Score
 from .knowledge import WorldSampler
+from .value import points_per_unit
 
 #: weight(hands): how likely a sampled deal is, up to a factor the same for every deal.
 Weight = Callable[[Sequence[int]], float]
@@ -49,7 +50,8 @@ class Node:
 
 
 class TreeSearch:
-    """One decision's search: ``exploration`` is UCB1's constant, in points of result."""
+    """One decision's search: ``exploration`` is UCB1's constant, in points (on a
+    single-hand table, a won hand counts :data:`~.value.WIN_POINTS`)."""
 
     def __init__(
         self,
@@ -72,7 +74,7 @@ class TreeSearch:
         self.plays = plays
         self.score = score
         self.weight = weight
-        self.exploration = exploration
+        self.exploration = exploration / points_per_unit(rules)  # in units of ``score``
         self.randomness = randomness
         self.count = count
         self.rng = rng

@@ -21,6 +21,9 @@ from ..rules import Rules
 from ..tiles import pip_total
 from .endgame import Score
 
+#: A won hand on a single-hand table, in points (see :func:`points_per_unit`).
+WIN_POINTS = 40.0
+
 #: (winning side, the points it scores) of a finished hand; the side is None for a tie.
 HandWinner = Callable[[Sequence[int], int], tuple[int | None, int]]
 
@@ -96,3 +99,19 @@ def match_scorer(rules: Rules, seat: int, win_bonus: float, match_scores: Sequen
         return gain if winner == mine else -gain * share
 
     return score
+
+
+def points_per_unit(rules: Rules) -> float:
+    """What one unit of a :func:`margin_scorer` result is worth in points.
+
+    With a target the result is in points already.  A single-hand table counts
+    a won hand as 1 and a lost one as minus 1 (shared among the rival sides), so
+    a change of result is ``1 + share`` times a change in the chance of winning;
+    a won hand counts as :data:`WIN_POINTS` there, about what one is worth at a
+    table played to a target, so that a threshold in points (the coach's marks,
+    the tree search's exploration) means the same share of a hand on every table:
+    10 in a hundred more hands lost is 4 points.
+    """
+    if rules.target is not None:
+        return 1.0
+    return WIN_POINTS / (1.0 + 1.0 / (rules.sides - 1))
