@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import PRESETS, Play, Round, Rules
+from games.engine import PRESETS, Play, PlayerView, Round, Rules
 from games.engine.bots.base import plays_of
 from games.engine.bots.hard import HardBot, _close, _Likelihood, _survivors
 from games.engine.bots.knowledge import Knowledge
@@ -190,16 +190,29 @@ def test_two_plays_are_close_until_one_leads_by_more_than_the_noise() -> None:
     assert not _close([best], [], [0], z=2.0)  # a single play left is settled
 
 
-def test_the_search_stops_early_once_one_play_is_left() -> None:
-    # Every 6 but 6|3 is on the line: laying 6|3 on the 3 leaves 6 at both ends,
-    # the hand is blocked at once and seat 0 (3|0 and 0|0 left, 3 pips) holds
-    # fewer pips than any three tiles the opponent can have.
+def one_tile_blocks_and_wins() -> PlayerView:
+    """Seat 0's view where 6|3 laid on the 3 wins the hand: every other 6 is on the
+    line, so it leaves 6 at both ends, the hand is blocked at once and seat 0 (3|0
+    and 0|0 left, 3 pips) holds fewer pips than any three tiles the opponent can."""
     line = "3|4,4|6,6|6,6|5,5|1,1|6,6|2,2|0,0|6"
     r = Round.from_position(
         replace(PRESETS["luciano"], draw=False),
         f"hands=6|3,3|0,0|0/5|5,4|4,1|1 boneyard=- line={line} turn=0 dealer=1",
     )
-    view = r.view(0)
+    return r.view(0)
+
+
+def seat_1_laid_the_light_tile() -> PlayerView:
+    """Seat 0's view after seat 1 answered its 6|6 with 6|0 while it held 6|5 too."""
+    hands = [["6|6", "1|1", "2|1"], ["6|5", "6|0", "3|3"]]
+    r = Round.from_hands(replace(PRESETS["blocco"], players=2), hands)
+    r.play("6|6L")
+    r.play("6|0L")
+    return r.view(0)
+
+
+def test_the_search_stops_early_once_one_play_is_left() -> None:
+    view = one_tile_blocks_and_wins()
     plays = plays_of(view)
     means = HardBot(seed=1, iterations=2000, prune_z=3.0).evaluate(view, plays)
     kept = [str(p) for p, m in zip(plays, means, strict=True) if m is not None]
@@ -207,13 +220,9 @@ def test_the_search_stops_early_once_one_play_is_left() -> None:
 
 
 def test_a_deal_is_weighed_by_how_likely_the_others_plays_were() -> None:
-    # Seat 1 answered the 6|6 with 6|0: a deal in which it also held 6|5, and
-    # laid the light tile rather than the heavy one, is the less likely.
-    hands = [["6|6", "1|1", "2|1"], ["6|5", "6|0", "3|3"]]
-    r = Round.from_hands(replace(PRESETS["blocco"], players=2), hands)
-    r.play("6|6L")
-    r.play("6|0L")
-    view = r.view(0)
+    # A deal in which seat 1 also held 6|5, and laid the light tile rather than the
+    # heavy one, is the less likely.
+    view = seat_1_laid_the_light_tile()
     likelihood = _Likelihood(view, Knowledge.from_view(view), ratio=1.5, double=4)
     held_heavy, held_light = masks("6|6,1|1,2|1/6|5,3|3"), masks("6|6,1|1,2|1/4|3,3|3")
     ratio = likelihood.weight(held_light) / likelihood.weight(held_heavy)
