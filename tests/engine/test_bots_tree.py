@@ -34,7 +34,7 @@ def test_the_tree_search_is_reproducible_for_a_seed_with_fixed_iterations() -> N
 
 @settings(max_examples=40, deadline=None)
 @given(tables, seeds, st.integers(min_value=0, max_value=40))
-def test_the_tree_search_returns_a_legal_move_and_searches_every_deal_it_was_asked(
+def test_the_tree_search_returns_a_legal_move_and_leaves_the_real_position_alone(
     rules: Rules, seed: int, depth: int
 ) -> None:
     r = random_round(rules, seed, stop_after=depth)

@@ -124,9 +124,9 @@ class HardBot(WeighingBot):
         that shows a number the move leaves open costs this many pips (0: off).
         ``tree``: when positive (the default), the search is a tree of moves over
         the deals (:mod:`~games.engine.bots.tree`), ``tree`` its exploration
-        constant in points (a won single hand counts 40); the time options, ``endgame_tiles`` and
-        ``prune_z`` apply to the flat search only (``tree=0``), which
-        :meth:`evaluate` always runs.
+        constant in points (a won single hand counts 40); the time options,
+        ``endgame_tiles`` and ``prune_z`` apply to the flat search only
+        (``tree=0``), which :meth:`evaluate` always runs.
         ``hard:tree=0,infer=1,extend_ms=0,settle_z=0,count=0`` is the bot as it was
         before the reading, the time spent where the move is close, the counting
         and the tree ("classic")."""

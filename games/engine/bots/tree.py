@@ -80,7 +80,6 @@ class TreeSearch:
         self.rng = rng
         self.sampler = sampler
         self.root = Node()
-        self.deals = 0
         self._batch: list[tuple[list[int], list[int]]] = []
 
     def run(self, *, iterations: int | None, deadline: float) -> Play:
@@ -89,7 +88,7 @@ class TreeSearch:
         while True:
             self.descend()
             if iterations is not None:
-                if self.deals >= iterations:
+                if self.root.visits >= iterations:  # one visit of the root a deal
                     break
             elif time.perf_counter() >= deadline:
                 break
@@ -143,7 +142,6 @@ class TreeSearch:
         for visited in path:
             visited.visits += 1
             visited.total += value
-        self.deals += 1
 
     def _draw(self) -> list[tuple[list[int], list[int]]]:
         """A batch of deals, drawn in proportion to their weight."""
@@ -155,16 +153,10 @@ class TreeSearch:
         total = math.fsum(weights)
         if total <= 0.0:  # every weight underflowed (absurd odds): as if unweighed
             return deals
-        drawn = []
-        for _ in range(BATCH):
-            x = rng.random() * total
-            k = 0
-            while k < BATCH - 1 and x >= weights[k]:
-                x -= weights[k]
-                k += 1
-            hands, pile = deals[k]
-            drawn.append((list(hands), list(pile)))  # a deal drawn twice is searched twice
-        return drawn
+        drawn = rng.choices(deals, weights, k=BATCH)
+        return [
+            (list(hands), list(pile)) for hands, pile in drawn
+        ]  # a deal drawn twice is searched twice
 
 
 def _distinct(r: Round) -> list[Move]:
