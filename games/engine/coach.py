@@ -52,7 +52,6 @@ INACCURACY = 4.0
 MISTAKE = 8.0
 BLUNDER = 15.0
 
-
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 #: A double this heavy or heavier (4|4 and up) is risky to keep.

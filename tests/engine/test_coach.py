@@ -6,13 +6,12 @@ import random
 from dataclasses import replace
 
 from games.engine import PRESETS, Play, Round, parse_move
+from games.engine.bots.value import WIN_POINTS, points_per_unit
 from games.engine.coach import (
     BLUNDER,
     INACCURACY,
     MISTAKE,
-    WIN_POINTS,
     mark_for,
-    points_per_unit,
     review_hand,
     review_move,
     seed_for,
