@@ -72,6 +72,7 @@ def best_odds(start: Round, seeing: Sequence[bool], rate: float) -> Odds:
 
 
 def table(players: int, hand_size: int, teams: bool) -> Rules:
+    """Blocco with these seats and tiles (always a single hand, never drawing)."""
     return replace(PRESETS["blocco"], players=players, hand_size=hand_size, teams=teams)
 
 
@@ -84,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rate", type=float, default=0.8, help="the share of decided hands asked")
     args = parser.parse_args(argv)
+    if not 0.0 < args.rate < 1.0:
+        parser.error(f"--rate is a share of decided hands, between 0 and 1, not {args.rate}")
     rules = table(args.players, args.hand_size, args.teams)
     cost = args.rate / (1.0 - args.rate)
     wins = losses = 0.0
