@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -98,13 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         wins += won
         losses += lost
         margins.append(won - cost * lost)
-    mean = math.fsum(margins) / len(margins)
-    spread = 1.96 * math.sqrt(math.fsum((m - mean) ** 2 for m in margins) / (len(margins) - 1))
+    mean = statistics.fmean(margins)
+    half_width = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))  # 95%
     print(
         f"blocco, {rules.players} players, {rules.hand_size} tiles: {args.deals} deals; "
         f"decided hands won {wins / (wins + losses):.1%} "
         f"(wins {wins / args.deals:.3f}, losses {losses / args.deals:.3f}); "
-        f"best wins - {cost:g} x losses: {mean:.4f} +- {spread / math.sqrt(len(margins)):.4f} "
+        f"best wins - {cost:g} x losses: {mean:.4f} +- {half_width:.4f} "
         f"({args.rate:.0%} is {'within' if mean >= 0 else 'beyond'} reach on these deals)"
     )
     return 0
