@@ -16,7 +16,7 @@ from django.utils.html import format_html
 
 from games.errors import GameError
 
-from .models import Account, Entry, Purchase, Transfer, XpAward
+from .models import Account, Entry, Purchase, StakeInPlay, Transfer, XpAward
 from .selectors import ledger_balance
 from .services import adjust
 
@@ -144,3 +144,9 @@ class PurchaseAdmin(ReadOnly):
 class XpAwardAdmin(ReadOnly):
     list_display = ("key", "user", "amount", "boosted", "created_at")
     search_fields = ("key", "user__username")
+
+
+@admin.register(StakeInPlay)
+class StakeInPlayAdmin(ReadOnly):
+    list_display = ("user", "table", "seat", "created_at")
+    search_fields = ("user__username", "table__code")

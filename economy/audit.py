@@ -8,7 +8,7 @@ from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
-from economy.models import Account, Entry, Transfer
+from economy.models import Account, Entry, Reason, StakeInPlay, Transfer
 from games.models import Table
 
 
@@ -32,7 +32,8 @@ class AuditReport:
 def audit_ledger() -> AuditReport:
     """Every transfer balances and has two legs or more; cached balances equal
     the ledger; no wallet or pot below zero; finished and cancelled tables'
-    pots are empty; the XP cache equals the XP awards."""
+    pots are empty; an open stake table's pot holds one stake per stake in play
+    there, and only open tables have any stake in play; the XP cache equals the XP awards."""
     report = AuditReport(transfers=Transfer.objects.count(), accounts=Account.objects.count())
     problems = report.problems
 
@@ -50,6 +51,29 @@ def audit_ledger() -> AuditReport:
     closed = (Table.Status.FINISHED, Table.Status.CANCELLED)
     for a in accounts.filter(kind=Account.Kind.ESCROW, table__status__in=closed).exclude(ledger=0):
         problems.append(f"{a}: table is over but its pot holds {a.ledger}")
+
+    open_ = (Table.Status.WAITING, Table.Status.PLAYING)
+    over = StakeInPlay.objects.exclude(table__status__in=open_).values_list("user", "table")
+    for user, table in over:
+        problems.append(f"user {user}: stake in play at table {table}, over")
+    held = dict(
+        StakeInPlay.objects.values("table").annotate(n=Count("pk")).values_list("table", "n")
+    )
+    paid_in = (
+        Entry.objects.filter(account__kind=Account.Kind.ESCROW, account__table__status__in=open_)
+        .values("account__table")
+        .annotate(
+            stakes=Count("pk", filter=Q(transfer__reason=Reason.STAKE)),
+            refunds=Count("pk", filter=Q(transfer__reason=Reason.REFUND)),
+        )
+        .values_list("account__table", "stakes", "refunds")
+    )
+    for table, stakes, refunds in paid_in:
+        if stakes - refunds != held.get(table, 0):
+            in_play = held.get(table, 0)
+            problems.append(
+                f"table {table}: {stakes - refunds} stakes in its pot, {in_play} in play"
+            )
 
     xp = User.objects.annotate(awarded=Coalesce(Sum("xp_awards__amount"), 0)).exclude(
         xp=F("awarded")

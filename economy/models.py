@@ -193,6 +193,38 @@ class Entry(AppendOnly):
         return f"{self.amount:+d} {self.account}"
 
 
+class StakeInPlay(models.Model):
+    """A player's stake in a pot that is not settled yet: at most one per player (the
+    primary key), so a player sits at one stake table at a time, from sitting down
+    until the stake comes back (standing up, a cancelled table, a drawn game) or the
+    pot is paid.  The database keeps the rule: sits of one player racing on any
+    number of processes cannot both pay.  Written and deleted only by
+    ``economy.services.escrow``, in the transaction of the transfer it follows."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="stake_in_play",
+    )
+    table = models.ForeignKey(
+        "games.Table", on_delete=models.PROTECT, related_name="stakes_in_play"
+    )
+    seat = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "stakes in play"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat"], name="economy_one_stake_in_play_per_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id}: seat {self.seat} of table {self.table_id}"
+
+
 class Item(models.TextChoices):
     GOLD_BOOSTER = "gold", _("Gold booster")
     VIP_PASS = "vip", _("VIP pass")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from games.errors import GameError
 from games.models import Table
 
 if TYPE_CHECKING:
@@ -34,9 +35,16 @@ class Escrow(Protocol):
         """Raise ``GameError`` saying why ``user`` cannot put coins at stake (a guest)."""
         ...
 
+    def in_play(self, user: User) -> int | None:
+        """The table where ``user``'s stake is in play (not yet refunded or paid out), if any."""
+        ...
+
     def stake(self, *, table: Table, seat: int, user: User, amount: int) -> None:
         """Move ``amount`` from ``user``'s coins into the table's pot for ``seat``
-        (sitting again where one already sits pays nothing more)."""
+        (sitting again where one already sits pays nothing more).  Raises
+        ``StakedElsewhere`` when ``user``'s stake is in play at another table: a
+        player stakes at one table at a time, and the escrow's own database
+        constraint says so even when two sits race."""
         ...
 
     def refund(self, *, table: Table, seat: int) -> None:
@@ -46,6 +54,14 @@ class Escrow(Protocol):
     def refund_all(self, *, table: Table) -> None:
         """Give back every stake still in the table's pot."""
         ...
+
+
+class StakedElsewhere(GameError):
+    """The player's stake is in play at another table (``table_id``)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__("stake in play at another table")
+        self.table_id = table_id
 
 
 class NoEscrow(RuntimeError):

@@ -366,11 +366,14 @@ class StakeSetting(models.Model):
 
 
 class StakeSit(models.Model):
-    """A sit that seated its player, by the sit form's ``token``: the same form
-    posted again (a double click, a retried request) returns the same table and
-    pays nothing more.  (Its table keeps the name it had in ``economy``.)"""
+    """A sit that seated its player, by the sit form's ``token`` and the ``setting``
+    it asked for: the same form posted again (a double click, a retried request)
+    returns the same table and pays nothing more; the same form sent with other
+    settings (a page kept by the back button, then changed) is another sit.
+    (Its table keeps the name it had in ``economy``.)"""
 
-    token = models.UUIDField(unique=True)
+    token = models.UUIDField()
+    setting = models.CharField(max_length=64, default="")  # ``StakeSetting.key``
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stake_sits"
     )
@@ -379,6 +382,9 @@ class StakeSit(models.Model):
 
     class Meta:
         db_table = "economy_stakesit"
+        constraints = [
+            models.UniqueConstraint(fields=["token", "setting"], name="games_stakesit_once"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.table_id}"

@@ -1,6 +1,13 @@
 """Writes on coins and XP.  ``post_transfer`` is the only way coins move."""
 
-from .escrow import pot_pay, pot_shares, stake_refund, stake_sit, stakes_refund_all
+from .escrow import (
+    pot_pay,
+    pot_shares,
+    stake_in_play,
+    stake_refund,
+    stake_sit,
+    stakes_refund_all,
+)
 from .grants import adjust, bonus_day, daily_bonus, daily_key, grant_signup
 from .ledger import escrow_of, house, post_transfer, wallet_of
 from .rewards import base_reward, match_rewards, pay_match_rewards, seating_of
@@ -24,6 +31,7 @@ __all__ = [
     "pot_shares",
     "seating_of",
     "shop_buy",
+    "stake_in_play",
     "stake_refund",
     "stake_sit",
     "stakes_refund_all",

@@ -7,6 +7,11 @@ Each helper locks the table first (the global lock order: table, seats,
 tickets, wallets), so everything a pot does happens one at a time per table.
 A seat's n-th sitting is keyed ``stake:{table}:{seat}:{n}``; its refund
 ``refund:{table}:{seat}:{n}``; the pot ``pot:{table}``.
+
+A stake in a pot not yet settled is also a ``StakeInPlay`` row, one per player at
+most (its primary key): the database's own word that a player stakes at one
+table at a time, however their sits race.  The row goes with the refund or the
+pot's payment, in the same transaction.
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from economy import numbers
-from economy.models import Account, Reason, Transfer
+from economy.models import Account, Reason, StakeInPlay, Transfer
+from games.escrow import StakedElsewhere
 from games.models import Table
 
 from .grants import claimed_only
@@ -69,6 +75,7 @@ def stake_sit(*, table: Table, seat: int, user: User, amount: int) -> Transfer:
         if _staker(open_stake).pk != wallet.pk:
             raise ValueError(f"seat {seat} of table {table.pk} already holds a stake")
         return open_stake
+    _hold(user=user, table=table, seat=seat)
     sitting = len(_stakes(table, seat))
     return post_transfer(
         key=f"stake:{table.pk}:{seat}:{sitting}",
@@ -78,10 +85,36 @@ def stake_sit(*, table: Table, seat: int, user: User, amount: int) -> Transfer:
     )
 
 
+def _hold(*, user: User, table: Table, seat: int) -> None:
+    """Record the player's stake in play at ``table``; ``StakedElsewhere`` if one is
+    already in play (the unique key refuses it, even when another process's sit
+    committed it a moment ago)."""
+    try:
+        with transaction.atomic():
+            StakeInPlay.objects.create(user=user, table=table, seat=seat)
+    except IntegrityError:
+        held = StakeInPlay.objects.filter(user=user).values_list("table_id", flat=True).first()
+        if held is None:  # the seat's, not the player's: the table's lock makes it impossible
+            raise
+        raise StakedElsewhere(held) from None
+
+
+def _settle(table: Table, seat: int | None = None) -> None:
+    """The stakes of ``table`` (or of its ``seat``) are no longer in play."""
+    held = StakeInPlay.objects.filter(table=table)
+    (held if seat is None else held.filter(seat=seat)).delete()
+
+
+def stake_in_play(*, user: User) -> int | None:
+    """The table where ``user``'s stake is in play, if any."""
+    return StakeInPlay.objects.filter(user=user).values_list("table_id", flat=True).first()
+
+
 @transaction.atomic
 def stake_refund(*, table: Table, seat: int) -> Transfer | None:
     """Give the seat's stake back (it left before the start); None if it holds none."""
     table = _locked(table)
+    _settle(table, seat)
     open_stake = _open_stake(table, seat)
     if open_stake is None:
         return None
@@ -124,6 +157,7 @@ def pot_pay(*, table: Table, winners: Sequence[tuple[int, User]]) -> Transfer | 
     No booster ever multiplies a pot, and the house takes no commission.
     """
     table = _locked(table)
+    _settle(table)
     key = f"pot:{table.pk}"
     existing = Transfer.objects.filter(key=key).first()
     if existing is not None:
@@ -151,6 +185,9 @@ class CoinEscrow:
 
     def may_stake(self, user: User) -> None:
         claimed_only(user)  # a guest has no coins: told how to get an account
+
+    def in_play(self, user: User) -> int | None:
+        return stake_in_play(user=user)
 
     def stake(self, *, table: Table, seat: int, user: User, amount: int) -> None:
         stake_sit(table=table, seat=seat, user=user, amount=amount)

@@ -3,7 +3,11 @@ stake as they sit, through the escrow the coins' app registered (``games.escrow`
 
 A player sits at the open table for the settings and stake they chose (a new
 one opens when none is open); the stake moves into the table's escrow in the
-transaction that seats them.  Leaving before the start refunds it at once.  A
+transaction that seats them.  A player stakes at one table at a time: from
+sitting down until the stake comes back or the pot is paid, another sit lands on
+that table and says so (``AlreadySeated``).  The escrow's database keeps that
+rule (``StakedElsewhere``), so it holds however many sits race on however many
+processes.  Leaving before the start refunds it at once.  A
 table that has not filled by its deadline (``STAKE_FILL``, a row the worker
 applies exactly once, even after a restart) is cancelled and every stake
 refunded.  When the match ends the escrow's app pays the pot (it listens to
@@ -38,7 +42,7 @@ from deadlines.services import handles, set_deadline, still_due
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
 from games.errors import GameError
-from games.escrow import escrow
+from games.escrow import StakedElsewhere, escrow
 from games.kinds import STAKE_FILL
 from games.models import Seat, StakeSetting, StakeSit, Table
 from games.store import locked_table, table_changed
@@ -78,12 +82,19 @@ def _open_table(user: User, rules: Rules, stake: int) -> Table:
 
 
 class AlreadySeated(GameError):
-    """The player already sits at a stake table waiting to start: one at a time."""
+    """The player's stake is in play at another table: one stake table at a time."""
 
     def __init__(self, table: Table) -> None:
-        super().__init__(
-            _("You are already sitting at a stake table: here it is. Stand up there first.")
-        )
+        if table.status == Table.Status.WAITING:
+            message = _(
+                "You are already sitting at a stake table: here it is. Stand up there first."
+            )
+        else:
+            message = _(
+                "Your stake is in play at this table: one stake table at a time, "
+                "until its match ends."
+            )
+        super().__init__(message)
         self.table = table
 
 
@@ -93,8 +104,7 @@ def stake_setting_key(rules: Rules, stake: int) -> str:
     return f"{Table.rules_key(rules)}:{stake}"
 
 
-def _lock_setting(rules: Rules, stake: int) -> None:
-    key = stake_setting_key(rules, stake)
+def _lock_setting(key: str) -> None:
     StakeSetting.objects.bulk_create([StakeSetting(key=key)], ignore_conflicts=True)
     StakeSetting.objects.select_for_update().get(key=key)
 
@@ -105,33 +115,35 @@ def stake_table_sit(
 ) -> Table:
     """Sit ``user`` at an open stake table for these settings, paying the stake.
 
-    ``token`` (the sit form's): the same form sent again returns the table it sat
-    the player at and pays nothing more.  Raises ``AlreadySeated`` when the player
-    sits at another stake table that has not started, ``games.escrow.NoEscrow``
-    when no app keeps the stakes."""
+    ``token`` (the sit form's): the same form sent again, with the same settings,
+    returns the table it sat the player at and pays nothing more.  Raises
+    ``AlreadySeated`` when the player's stake is in play at another table,
+    ``games.escrow.NoEscrow`` when no app keeps the stakes."""
     coins = escrow()
     coins.may_stake(user)
     if stake not in coins.stakes():
         raise GameError(_("Choose one of the stakes offered."))
     lock_player(user)
+    setting = stake_setting_key(rules, stake)
     if token is not None:
-        done = StakeSit.objects.filter(token=token, user=user).select_related("table").first()
+        done = StakeSit.objects.filter(token=token, user=user, setting=setting).first()
         if done is not None:
-            return done.table
-    already = Table.objects.filter(
-        status=Table.Status.WAITING, stake__gt=0, seats__user=user
-    ).first()
-    if already is not None:
-        raise AlreadySeated(already)
-    _lock_setting(rules, stake)
+            return Table.objects.get(pk=done.table_id)
+    held = coins.in_play(user)
+    if held is not None:
+        raise AlreadySeated(Table.objects.get(pk=held))
+    _lock_setting(setting)
     table = _open_table(user, rules, stake)
     seat = table.seats.filter(user=None).order_by("number").first()
     assert seat is not None
     seat.user, seat.joined_at = user, timezone.now()
     seat.save()
-    coins.stake(table=table, seat=seat.number, user=user, amount=stake)  # short: all rolls back
+    try:  # short of coins, or staked elsewhere: all rolls back
+        coins.stake(table=table, seat=seat.number, user=user, amount=stake)
+    except StakedElsewhere as error:
+        raise AlreadySeated(Table.objects.get(pk=error.table_id)) from None
     if token is not None:
-        StakeSit.objects.create(token=token, user=user, table=table)
+        StakeSit.objects.create(token=token, user=user, table=table, setting=setting)
     table_changed(table)
     if not table.seats.filter(user=None).exists():
         table.deadlines.filter(kind=STAKE_FILL).delete()

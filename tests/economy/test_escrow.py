@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from economy import numbers
 from economy.audit import audit_ledger
 from economy.errors import InsufficientCoins
-from economy.models import Account, Reason, Transfer
+from economy.models import Account, Reason, StakeInPlay, Transfer
 from economy.selectors import balance_of
 from economy.services import (
     escrow_of,
     pot_pay,
     pot_shares,
+    stake_in_play,
     stake_refund,
     stake_sit,
     stakes_refund_all,
@@ -23,7 +25,7 @@ from economy.services import (
 from economy.services.escrow import CoinEscrow
 from games.engine import Round
 from games.errors import GameError
-from games.escrow import escrow
+from games.escrow import StakedElsewhere, escrow
 from games.models import Hand, SeatResult, Table
 from games.services.stakes import stake_table_sit
 from tests.fixtures import race
@@ -61,12 +63,47 @@ def test_a_stake_that_is_not_on_the_list_is_refused(
 def test_a_short_balance_cannot_sit_and_nothing_changes(
     make_table: Callable[..., Table], anna: User
 ) -> None:
+    drain_to(anna, 99)
     table = make_table(status="waiting")
-    stake_sit(table=table, seat=0, user=anna, amount=1000)
-    other = make_table(status="waiting")
     with pytest.raises(InsufficientCoins):
-        stake_sit(table=other, seat=0, user=anna, amount=100)
-    assert escrow_of(table=other).balance == 0 and balance_of(user=anna) == 0
+        stake_sit(table=table, seat=0, user=anna, amount=100)
+    assert escrow_of(table=table).balance == 0 and balance_of(user=anna) == 99
+    assert stake_in_play(user=anna) is None
+
+
+def test_a_player_stakes_at_one_table_at_a_time_until_the_stake_comes_back(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    first, second = make_table(status="waiting"), make_table(status="waiting")
+    stake_sit(table=first, seat=0, user=anna, amount=100)
+    with pytest.raises(StakedElsewhere) as refused:
+        stake_sit(table=second, seat=0, user=anna, amount=100)
+    assert refused.value.table_id == first.pk == stake_in_play(user=anna)
+    assert escrow_of(table=second).balance == 0 and balance_of(user=anna) == 900
+    stake_refund(table=first, seat=0)  # stood up: free to sit elsewhere
+    assert stake_in_play(user=anna) is None
+    stake_sit(table=second, seat=0, user=anna, amount=100)
+    assert stake_in_play(user=anna) == second.pk and audit_ledger().ok
+
+
+def test_the_database_refuses_a_second_stake_in_play_for_one_player(
+    make_table: Callable[..., Table], anna: User
+) -> None:
+    first, second = make_table(status="waiting"), make_table(status="waiting")
+    StakeInPlay.objects.create(user=anna, table=first, seat=0)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        StakeInPlay.objects.create(user=anna, table=second, seat=1)
+
+
+def test_the_audit_flags_a_pot_whose_stakes_in_play_disagree(
+    make_table: Callable[..., Table], anna: User, bruno: User
+) -> None:
+    table = make_table(status="waiting")
+    stake_sit(table=table, seat=0, user=anna, amount=100)
+    stake_sit(table=table, seat=1, user=bruno, amount=100)
+    assert audit_ledger().ok
+    StakeInPlay.objects.filter(user=bruno).delete()  # as if bruno could stake elsewhere
+    assert audit_ledger().problems == [f"table {table.pk}: 2 stakes in its pot, 1 in play"]
 
 
 def test_guests_cannot_stake(
@@ -146,7 +183,10 @@ def test_the_audit_flags_a_finished_table_whose_pot_is_not_empty(
     assert audit_ledger().ok
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     problems = audit_ledger().problems
-    assert problems == [f"pot of table {table.pk}: table is over but its pot holds 100"]
+    assert problems == [
+        f"pot of table {table.pk}: table is over but its pot holds 100",
+        f"user {anna.pk}: stake in play at table {table.pk}, over",
+    ]
     assert Account.objects.filter(kind=Account.Kind.ESCROW).count() == 1
     assert Transfer.objects.filter(reason=Reason.STAKE).count() == 1
 
@@ -222,15 +262,18 @@ def test_stake_accounts_are_wallets_and_escrows_only(
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_threads_sitting_with_the_last_coins_at_two_tables_one_sits(
+def test_threads_staking_one_player_at_four_tables_at_once_take_one_stake(
     anna: User, make_table: Callable[..., Table]
 ) -> None:
-    drain_to(anna, 100)
+    """No player's lock here, and coins for all four: the database's key decides."""
+    drain_to(anna, 1000)
     tables = [make_table(status="waiting") for _ in range(4)]
     results = race(4, lambda i: stake_sit(table=tables[i], seat=0, user=anna, amount=100))
-    assert sum(isinstance(r, Transfer) for r in results) == 1, results
-    assert sum(isinstance(r, InsufficientCoins) for r in results) == 3
-    assert balance_of(user=anna) == 0 and audit_ledger().ok
+    [staked] = [i for i, r in enumerate(results) if isinstance(r, Transfer)]
+    refused = [r for r in results if isinstance(r, StakedElsewhere)]
+    assert len(refused) == 3 and {r.table_id for r in refused} == {tables[staked].pk}
+    assert balance_of(user=anna) == 900 and stake_in_play(user=anna) == tables[staked].pk
+    assert audit_ledger().ok
 
 
 @pytest.mark.postgres

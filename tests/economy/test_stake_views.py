@@ -71,6 +71,29 @@ def test_the_sit_form_sent_twice_sits_once_and_another_form_says_where_you_sit(
     assert balance(anna) == 750 and not Table.objects.filter(stake=100).exists()
 
 
+def test_a_kept_form_sent_with_other_settings_lands_where_you_sit_and_says_why(
+    rich: Callable[[str], User],  # noqa: F811
+    client: Client,
+) -> None:
+    """Seated at a luciano table at 500, the same page's form asks for duello at 100."""
+    anna = rich("anna_k")
+    client.force_login(anna)
+    client.cookies["django_language"] = "en"
+    page = client.get("/coins/stakes/").content.decode()
+    token = re.search(r'name="token" value="([0-9a-f-]{36})"', page)
+    assert token is not None
+    form = {"preset": "luciano", "seating": "2", "hand_size": "7", "draw": "yes"}
+    form |= {"target": "100", "stake": "500", "token": token.group(1)}
+    luciano = client.post("/coins/stakes/sit/", form, follow=True)
+    table = Table.objects.get(stake=500)
+    duel = client.post(
+        "/coins/stakes/sit/", {**form, "preset": "duello", "stake": "100"}, follow=True
+    )
+    assert luciano.redirect_chain[-1][0] == duel.redirect_chain[-1][0] == f"/t/{table.code}/"
+    assert "You are already sitting at a stake table" in duel.content.decode()
+    assert balance(anna) == 500 and not Table.objects.filter(stake=100).exists()
+
+
 def test_the_leave_form_says_what_happened_to_this_player_at_this_table(
     rich: Callable[[str], User],  # noqa: F811
     client: Client,

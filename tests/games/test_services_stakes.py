@@ -39,7 +39,7 @@ from tests.fixtures import (
     until,
     version_of,
 )
-from tests.stakes import DUEL, PAIRS, pot, rich  # noqa: F401  (rich: a fixture)
+from tests.stakes import DUEL, PAIRS, play_to_the_end, pot, rich  # noqa: F401  (rich: a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +69,41 @@ def test_a_stake_table_takes_the_stake_as_you_sit_and_starts_when_full(
     assert not table.deadlines.filter(kind=STAKE_FILL).exists()
     assert [s.user for s in table.seats.order_by("number")] == [anna, bruno]
     assert not table.seats.exclude(bot_level="").exists()  # people only
+
+
+def test_a_sit_sent_again_after_it_filled_the_table_lands_there_and_pays_nothing(
+    rich: Callable[[str], User],  # noqa: F811
+) -> None:
+    """A double click with no form token on a two-seat table: the first sit starts the
+    game; the second found no waiting seat and used to pay for a new table."""
+    anna, bruno = rich("anna_r"), rich("bruno_r")
+    stake_table_sit(user=bruno, rules=DUEL, stake=100)
+    table = stake_table_sit(user=anna, rules=DUEL, stake=100)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+    with pytest.raises(AlreadySeated, match="in play at this table") as again:
+        stake_table_sit(user=anna, rules=DUEL, stake=100)
+    assert again.value.table == table
+    assert balance(anna) == 900 and not Table.objects.filter(status="waiting").exists()
+    play_to_the_end(table)  # the match is over: the pot is paid, and she may sit again
+    assert stake_table_sit(user=anna, rules=PAIRS, stake=100).status == Table.Status.WAITING
+    assert audit().ok
+
+
+def test_the_same_form_sent_with_other_settings_is_another_sit(
+    rich: Callable[[str], User],  # noqa: F811
+) -> None:
+    """A page kept by the back button, its settings changed, carries the old token."""
+    anna = rich("anna_o")
+    token = uuid.uuid4()
+    table = stake_table_sit(user=anna, rules=PAIRS, stake=500, token=token)
+    with pytest.raises(AlreadySeated, match="already sitting") as other:
+        stake_table_sit(user=anna, rules=DUEL, stake=100, token=token)
+    assert other.value.table == table and balance(anna) == 500
+    stake_table_leave(table_id=table.pk, user=anna, version=version_of(table))
+    duel = stake_table_sit(user=anna, rules=DUEL, stake=100, token=token)
+    assert duel != table and balance(anna) == 900
+    assert stake_table_sit(user=anna, rules=DUEL, stake=100, token=token) == duel  # resent
+    assert balance(anna) == 900 and audit().ok
 
 
 def test_a_stake_settings_row_written_before_the_move_is_the_one_a_sit_locks(
@@ -148,6 +183,9 @@ class Beans:
     def may_stake(self, user: User) -> None:
         if user.username.startswith("broke"):
             raise GameError("No beans for you.")
+
+    def in_play(self, user: User) -> int | None:
+        return next((t for (t, _seat), (u, _n) in self.held.items() if u == user.pk), None)
 
     def stake(self, *, table: Table, seat: int, user: User, amount: int) -> None:
         if amount > 7 and user.username.startswith("thin"):

@@ -1,7 +1,8 @@
 """games/services/stakes.py under races, on PostgreSQL with real threads (row locks do
-nothing on SQLite): one player's sits run one after another, people sitting at the
-same settings at the same instant share a table, and a refund racing the last player
-to sit never both starts and refunds."""
+nothing on SQLite): one player's sits run one after another and stake once, people
+sitting at the same settings at the same instant share a table, and a refund racing
+the last player to sit never both starts and refunds.  (Over two live processes:
+tests/site/test_stake_sits_scaled.py.)"""
 
 from __future__ import annotations
 
@@ -87,22 +88,21 @@ def test_one_player_posting_the_sit_ten_times_at_once_sits_once_and_pays_once(
     assert audit_ledger().ok
 
 
-def test_one_player_sitting_at_four_stake_tables_at_once_sits_at_one(
+def test_one_player_sitting_at_five_stake_tables_at_once_sits_at_one(
     make_user: Callable[..., User],
 ) -> None:
-    # Tables that anna's seat does not fill: one that started would no longer be an
-    # open seat, and she may then sit at another (a two-seat table made this fail).
     forms = [
         stake_form(seating="4", hand_size="5"),
         stake_form(seating="3", hand_size="5"),
         stake_form(seating="4p"),
         stake_form(seating="3", preset="domino", draw="yes", target="100"),
+        stake_form(),  # two seats: anna's would start the game
     ]
-    for n, form in enumerate(forms):  # someone waits at each of four tables
+    for n, form in enumerate(forms):  # someone waits at each of five tables
         host = make_user(f"host{n}")
         drain_to(host, 1000)
         assert signed_in(host).post(SIT, form).status_code == 302
-    assert Table.objects.filter(status="waiting", stake=100).count() == 4
+    assert Table.objects.filter(status="waiting", stake=100).count() == 5
     anna = make_user("anna")
     drain_to(anna, 1000)
     client = signed_in(anna)
@@ -110,7 +110,7 @@ def test_one_player_sitting_at_four_stake_tables_at_once_sits_at_one(
     def sit(i: int) -> HttpResponse:
         return client.post(SIT, forms[i])
 
-    assert set(answers(race(4, sit))) == {302}
+    assert set(answers(race(5, sit))) == {302}
     seated = Table.objects.filter(stake__gt=0, seats__user=anna)
     assert seated.count() == 1
     assert balance_of(user=anna) == 900

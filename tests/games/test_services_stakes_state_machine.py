@@ -1,8 +1,8 @@
 """games/services/stakes.py, as a state machine: random sequences of sits (double
 clicks and new forms), leaves, unfilled tables' cancellations and matches played to
 the end, by several players: the ledger stays balanced, every pot and wallet holds
-what a plain model of the rules says, and nobody ever holds more than one open stake
-seat."""
+what a plain model of the rules says, and nobody ever stakes at two tables at once
+(from sitting down until the match ends, the table is cancelled or they stand up)."""
 
 from __future__ import annotations
 
@@ -71,7 +71,8 @@ class StakeTables(RuleBasedStateMachine):
         self.players = [User.objects.create(username=f"s{next(names)}") for _ in range(PLAYERS)]
         self.coins = [balance_of(user=p) for p in self.players]  # the model's wallets
         self.tables: dict[int, ModelTable] = {}  # by table id, oldest first
-        self.last_sit: dict[int, tuple[uuid.UUID, int]] = {}  # player -> (token, table id)
+        # player -> (token, setting, table id) of their last sit
+        self.last_sit: dict[int, tuple[uuid.UUID, int, int]] = {}
         self.rng = random.Random(7)
         # Deals from a seeded generator: a sequence replayed plays the same matches.
         self.dealing = mock.patch.object(service_deals, "deal", seeded_deals(random.Random(11)))
@@ -86,19 +87,19 @@ class StakeTables(RuleBasedStateMachine):
     def _player(self, user_id: int) -> int:
         return [p.pk for p in self.players].index(user_id)
 
-    def _open_seat(self, player: int) -> int | None:
-        waiting = [
-            pk
-            for pk, t in self.tables.items()
-            if t.status == Table.Status.WAITING and player in t.seated
+    def _in_play(self, player: int, *statuses: str) -> int | None:
+        """The table where the player's stake is in play (one of ``statuses`` only)."""
+        statuses = statuses or (Table.Status.WAITING, Table.Status.PLAYING)
+        tables = [
+            pk for pk, t in self.tables.items() if t.status in statuses and player in t.seated
         ]
-        assert len(waiting) <= 1
-        return waiting[0] if waiting else None
+        assert len(tables) <= 1
+        return tables[0] if tables else None
 
     @rule(player=st.integers(0, PLAYERS - 1), setting=st.integers(0, 1), again=st.booleans())
     def sit(self, player: int, setting: int, again: bool) -> None:
         if again and player in self.last_sit:  # the same form sent again
-            token, table_id = self.last_sit[player]
+            token, setting, table_id = self.last_sit[player]
             before = list(self.coins)
             assert (
                 stake_table_sit(
@@ -114,12 +115,12 @@ class StakeTables(RuleBasedStateMachine):
                 user=self.players[player], rules=SETTINGS[setting], stake=STAKE, token=token
             )
         except AlreadySeated as error:
-            assert error.table.pk == self._open_seat(player)
+            assert error.table.pk == self._in_play(player)
             return
         except InsufficientCoins:
-            assert self._open_seat(player) is None and self.coins[player] < STAKE
+            assert self._in_play(player) is None and self.coins[player] < STAKE
             return
-        assert self._open_seat(player) is None and self.coins[player] >= STAKE
+        assert self._in_play(player) is None and self.coins[player] >= STAKE
         free = [
             pk
             for pk, t in self.tables.items()
@@ -131,7 +132,7 @@ class StakeTables(RuleBasedStateMachine):
         model = self.tables.setdefault(table.pk, ModelTable(setting))
         model.seated.append(player)
         self.coins[player] -= STAKE
-        self.last_sit[player] = (token, table.pk)
+        self.last_sit[player] = (token, setting, table.pk)
         if len(model.seated) == SETTINGS[setting].players:
             model.status = Table.Status.PLAYING
         table.refresh_from_db()
@@ -139,7 +140,7 @@ class StakeTables(RuleBasedStateMachine):
 
     @rule(player=st.integers(0, PLAYERS - 1))
     def leave(self, player: int) -> None:
-        table_id = self._open_seat(player)
+        table_id = self._in_play(player, Table.Status.WAITING)
         known = [pk for pk, t in self.tables.items() if player in t.seated]
         if table_id is None and not known:
             return
@@ -225,14 +226,11 @@ class StakeTables(RuleBasedStateMachine):
             assert pot == (held if model.status in ("waiting", "playing") else 0), model
 
     @invariant()
-    def nobody_holds_two_open_stake_seats(self) -> None:
+    def nobody_stakes_at_two_tables(self) -> None:
+        in_play = Q(seats__table__status__in=["waiting", "playing"], seats__table__stake__gt=0)
         seats = (
             User.objects.filter(pk__in=[p.pk for p in self.players])
-            .annotate(
-                open_seats=Count(
-                    "seats", filter=Q(seats__table__status="waiting", seats__table__stake__gt=0)
-                )
-            )
+            .annotate(open_seats=Count("seats", filter=in_play))
             .values_list("open_seats", flat=True)
         )
         assert max(seats) <= 1
