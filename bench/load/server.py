@@ -126,11 +126,19 @@ def server_env(folder: Path, site: Path, database_url: str) -> dict[str, str]:
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         GAME_CLOCK_ENABLED="1",
         DJANGO_STATIC_ROOT=str(folder / "static"),
-        PYTHONPATH=os.pathsep.join(dict.fromkeys((str(site), str(ROOT)))),
+        PYTHONPATH=os.pathsep.join(dict.fromkeys(_path(site))),
         PYTHONUNBUFFERED="1",
         DOMINO_SLOW_COLLECTION_MS=str(COLLECTION_LOGGED_MS),  # the collections to count
     )
     return env
+
+
+def _path(site: Path) -> tuple[str, ...]:
+    """The server's ``PYTHONPATH``: the site, then the checkout (``bench.site``); a tree
+    other than the checkout served alone (``bench/load/alone``)."""
+    if site.resolve() == ROOT.resolve():
+        return (str(site),)
+    return (str(ROOT / "bench" / "load" / "alone"), str(site), str(ROOT))
 
 
 def log_tail(log: Path, lines: int = 30) -> str:
