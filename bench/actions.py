@@ -60,9 +60,10 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
     from dataclasses import replace
 
     from accounts.models import User
-    from games import consumers, fragments, states
-    from games.commands import dispatch
+    from games import states
     from games.engine import PRESETS
+    from games.live import consumers, fragments
+    from games.live.commands import dispatch
     from games.models import Table
     from games.services import table_create, table_join, table_start
     from realtime import live as realtime_live

@@ -75,8 +75,8 @@ def run(args: argparse.Namespace, rng: random.Random) -> None:
 
     from accounts.models import User
     from games import states
-    from games.commands import dispatch
     from games.engine import PRESETS
+    from games.live.commands import dispatch
     from games.models import Table
     from games.services import table_create, table_join, table_start
     from tests.fixtures import version_of

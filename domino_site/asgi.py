@@ -13,7 +13,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from deadlines.clock import GameClockMiddleware  # noqa: E402
 from domino_site.page_threads import PageThreads  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns  # noqa: E402
 
 application = GameClockMiddleware(

@@ -18,11 +18,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
-from games import markup, regions
 from games.describe import describe_rules
 from games.forms import TableForm
-from games.fragments import shared
-from games.templating import LiveEnvironment
+from games.live import markup, regions
+from games.live.fragments import shared
+from games.view.templating import LiveEnvironment
 
 
 def url(name: str, *args: object) -> str:

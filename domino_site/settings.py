@@ -198,7 +198,7 @@ if REDIS_URL:
     }
 else:
     # LocMemCache keeps 300 entries unless told: a heartbeat per player at each table
-    # (games.presence) and the rate limits' counters need far more.
+    # (games.live.presence) and the rate limits' counters need far more.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -302,7 +302,7 @@ LOGGING = {
         "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
         # A 4xx is not a server error: daphne's access log shows it already.
         "django.request": {"level": "ERROR"},
-        # A websocket closed on an error: the consumer logged it (games/consumers.py).
+        # A websocket closed on an error: the consumer logged it (games/live/consumers.py).
         "daphne.server": {"filters": ["not_twice"]},
     },
 }

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games.errors import GameError
+from games.view.errors import GameError
 
 from .models import Account, Entry, Purchase, StakeInPlay, Transfer, XpAward
 from .selectors import ledger_balance

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
+from games.view.errors import GameError
 
 
 class InsufficientCoins(GameError):

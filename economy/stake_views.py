@@ -21,9 +21,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from accounts.guests import viewer
 from economy import numbers
 from economy.selectors import balance_of
-from games.errors import GameError
 from games.models import Table
 from games.services import AlreadySeated, open_stake_tables, stake_table_leave, stake_table_sit
+from games.view.errors import GameError
 from matchmaking.forms import PoolForm
 
 

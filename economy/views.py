@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.levels import level_for
 from accounts.models import User
-from games.errors import GameError
+from games.view.errors import GameError
 
 from . import numbers, selectors, services
 from .errors import TransferConflict

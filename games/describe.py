@@ -14,7 +14,9 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from games.models import Table
-from games.presets import describe_rules as describe_rules  # with the presets: no Django models
+from games.view.presets import (
+    describe_rules as describe_rules,  # with the presets: no Django models
+)
 
 
 def mode_name(mode: str, *, stake: int = 0, fillers: int = 0) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from games.errors import GameError
 from games.models import Table
+from games.view.errors import GameError
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import ALL_TILES, PRESET_OPTIONS, PRESETS, Rules
 from games.models import BotLevel, Table
-from games.presets import PRESET_INFO, SINGLE, rules_from_fields
+from games.view.presets import PRESET_INFO, SINGLE, rules_from_fields
 
 
 def _seating_value(players: int, pairs: bool) -> str:

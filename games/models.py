@@ -391,7 +391,7 @@ class StakeSit(models.Model):
 
 
 class MoveReview(models.Model):
-    """The coach's verdict on a person's move of a finished hand (``games.coach``):
+    """The coach's verdict on a person's move of a finished hand (``games.history.coach``):
     what it gave up against the best play found from that player's own view, its mark
     and, when marked, the play the coach preferred and why (a code and its values,
     worded in the viewer's language when shown).  Written once per move by the worker."""

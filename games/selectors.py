@@ -4,7 +4,7 @@ It starts from the engine's ``PlayerView`` for the viewer's seat (or a
 spectator's, who holds no tiles), so nothing it returns can hold another
 hand's tiles or the boneyard's while a hand is being played.
 
-A view's parts come from ``games.viewparts`` (no Django: the offline table builds
+A view's parts come from ``games.view.parts`` (no Django: the offline table builds
 its view from them too); the view itself is a NamedTuple like them.
 """
 
@@ -26,11 +26,10 @@ from games.describe import mode_order, table_mode
 from games.engine import PlayerView
 from games.engine.deals import commitment
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
+from games.live.presence import present_users
 from games.models import Hand, Invitation, Seat, Table
-from games.presence import present_users
-from games.presets import PRESET_INFO
 from games.states import TableState, table_state
-from games.viewparts import (  # the view's parts, made alike for the offline table
+from games.view.parts import (  # the view's parts, made alike for the offline table
     NOBODY,
     POSITIONS,
     DealProof,
@@ -46,9 +45,10 @@ from games.viewparts import (  # the view's parts, made alike for the offline ta
     revealed,
     side_scores,
 )
-from games.viewparts import (
+from games.view.parts import (
     SeatLabel as SeatLabel,  # a shared fragment's key, named here too
 )
+from games.view.presets import PRESET_INFO
 
 
 def seat_name(seat: Seat) -> str:

@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from games import live, states
+from games import states
 from games.engine import Match
+from games.live import announce
 from games.models import Hand, Seat, Table
 from games.records import load_match
 from games.states import TableState
@@ -193,7 +194,7 @@ def bump_version(
 def announce_change(table: Table, state: TableState | None = None) -> None:
     """Viewers hear of the table's new version after the commit.  ``state``: the new
     state as the writer built it, remembered then instead of read back."""
-    live.table_changed(table_id=table.pk, version=table.version, state=state)
+    announce.table_changed(table_id=table.pk, version=table.version, state=state)
 
 
 def _continues(before: TableState, table: Table, seats: list[Seat]) -> bool:

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import history_views, offline_pages, views
+from . import offline_pages, views
+from .history import views as history_views
 
 urlpatterns = [
     path("", views.home, name="home"),

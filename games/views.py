@@ -19,13 +19,12 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from accounts.guests import guest_required, player_or_guest, signed_in, viewer
-from games import fragments, services
+from games import services
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import PRESETS
-from games.errors import GameError
 from games.forms import TableForm
+from games.live import fragments
 from games.models import BotLevel, Invitation, Table
-from games.presets import PRESET_INFO
 from games.selectors import (
     invitation_badge,
     invitations_for,
@@ -33,6 +32,8 @@ from games.selectors import (
     table_version_by_code,
     table_view,
 )
+from games.view.errors import GameError
+from games.view.presets import PRESET_INFO
 
 QUICK_PLAY = replace(PRESETS["domino"], players=2, hand_size=7, target=100)
 

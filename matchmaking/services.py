@@ -24,10 +24,10 @@ from accounts.services import lock_player
 from deadlines.models import Deadline
 from deadlines.services import handles, on_parked, set_deadline, still_due
 from games.engine import PRESET_OPTIONS, Rules
-from games.errors import GameError
 from games.models import Table
 from games.services import online_table_create
 from games.services.online import Filler
+from games.view.errors import GameError
 from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
 
 from . import live, pairing, presence

@@ -15,7 +15,7 @@ from django_htmx.middleware import HtmxDetails
 
 from accounts.guests import guest_required, viewer
 from games.constants import AWAY_AFTER_TIMEOUTS, ONLINE_TURN_SECONDS
-from games.errors import GameError
+from games.view.errors import GameError
 
 from . import services
 from .forms import PoolForm

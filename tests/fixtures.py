@@ -33,9 +33,10 @@ from django.utils import timezone, translation
 from accounts import header
 from accounts.models import User
 from domino_site import local
-from games import fragments, presence, services, states
+from games import services, states
 from games.engine import PRESETS, Rules
 from games.engine import deals as engine_deals
+from games.live import fragments, presence
 from games.models import Table
 from games.records import load_match
 

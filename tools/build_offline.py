@@ -40,23 +40,18 @@ import fetch_pyodide  # noqa: E402
 
 PYODIDE = fetch_pyodide.VERSION
 
-#: The site's modules the browser imports, beyond the packages below (all Django-free,
-#: bar the translations ``games.offline.stand_in`` answers).
+#: The packages the browser runs: the rules, the view of a table (Django-free, bar the
+#: translations ``games.offline.django_shim`` answers) and the browser's glue…
+PACKAGES = ("games/engine", "games/view", "games/offline")
+#: …and the few modules outside them that those import (Django-free too).
 MODULES = (
     "accounts/__init__.py",
     "accounts/names.py",
     "games/__init__.py",
-    "games/bot_names.py",
     "games/constants.py",
-    "games/drawing.py",
-    "games/errors.py",
-    "games/presets.py",
-    "games/templating.py",
-    "games/viewparts.py",
     "overrides/__init__.py",
     "overrides/jinja2.py",
 )
-PACKAGES = ("games/engine", "games/offline")
 CATALOG = "locale/it/LC_MESSAGES/django.mo"
 TEMPLATES = "templates/live"
 

@@ -11,7 +11,7 @@ from django.urls import URLPattern, URLResolver, resolve
 from bench.site import settings as bench_settings
 from bench.site.asgi import application
 from domino_site import settings as site_settings
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
 from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns
 
 

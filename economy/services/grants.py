@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from economy import numbers
 from economy.models import Account, Reason, Transfer
-from games.errors import GameError
+from games.view.errors import GameError
 
 from .ledger import house, post_transfer, wallet_of
 

@@ -3,7 +3,7 @@
 Every answer is a frame: the regions of the table that changed (by id, as the site's
 websocket frames swap them), the game as plain data for the page to keep, and how
 long the computer thinks before its move when it is to play.  Import after
-``stand_in.install()`` and ``stand_in.activate(language)``.
+``django_shim.install()`` and ``django_shim.activate(language)``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
 from games.offline.render import REGION_TEMPLATES, Renderer
 from games.offline.table import OfflineGame
+from games.view.errors import GameError
 
 _rng = random.SystemRandom()
 

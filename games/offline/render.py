@@ -13,11 +13,11 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from accounts.names import fill
-from games import drawing
-from games.offline import stand_in
-from games.presets import PRESET_INFO, describe_rules
-from games.templating import LiveEnvironment
-from games.viewparts import REGIONS, LogLine, SeatInfo
+from games.offline import django_shim
+from games.view import drawing
+from games.view.parts import REGIONS, LogLine, SeatInfo
+from games.view.presets import PRESET_INFO, describe_rules
+from games.view.templating import LiveEnvironment
 from overrides.jinja2 import gettext_callables
 
 #: The page's regions, by id, and the live template that draws each (``_live.html``'s).
@@ -53,7 +53,7 @@ class Renderer:
             auto_reload=False,
         )
         env.install_gettext_callables(  # type: ignore[attr-defined]
-            stand_in.gettext, stand_in.ngettext, newstyle=True
+            django_shim.gettext, django_shim.ngettext, newstyle=True
         )
         env.globals.update(
             url=self.url,
@@ -87,10 +87,10 @@ class Renderer:
         return address
 
     def words(self) -> dict[str, Callable[..., str]]:
-        return gettext_callables(stand_in.catalog(), fill=fill)
+        return gettext_callables(django_shim.catalog(), fill=fill)
 
     def render(self, template: str, context: dict[str, Any]) -> str:
-        language = stand_in.get_language()
+        language = django_shim.get_language()
         return self.env.get_template(template).render(
             {**context, "language": language, **self.words()}
         )
@@ -98,7 +98,7 @@ class Renderer:
     def regions(self, tv: Any, names: tuple[str, ...] | None = None) -> dict[str, str]:
         """The page's regions for ``tv``, by id (all of them, or those ``names``)."""
         chosen = names or tuple(REGION_TEMPLATES)
-        context = {"tv": tv, "language": stand_in.get_language(), **self.words()}
+        context = {"tv": tv, "language": django_shim.get_language(), **self.words()}
         return {
             name: self.env.get_template(REGION_TEMPLATES[name]).render(context) for name in chosen
         }
@@ -109,8 +109,8 @@ class Renderer:
     # -- what the templates call ---------------------------------------------
 
     def _shared(self, template: str, values: dict[str, Hashable]) -> Markup:
-        # As games.fragments: a fragment is rendered once for the values it shows.
-        key = (template, stand_in.get_language(), *values.items())
+        # As games.live.fragments: a fragment is rendered once for the values it shows.
+        key = (template, django_shim.get_language(), *values.items())
         html = self._kept.get(key)
         if html is None:
             if len(self._kept) > 5000:
@@ -129,7 +129,7 @@ class Renderer:
 
     @pass_context
     def seat_box(self, context: Context, seat: SeatInfo, tv: Any) -> Markup:
-        # As games.markup.seat_box, at a table with no clock and no host's buttons.
+        # As games.live.markup.seat_box, at a table with no clock and no host's buttons.
         parts: list[str] = [self._shared("games/_seat_label.html", {"seat": seat.label})]
         if seat.is_turn:
             who = "you" if seat.is_you else "bot" if seat.is_bot else "person"

@@ -1,6 +1,6 @@
 """A match against the computer held in the browser, and the player's view of it.
 
-The view is the site's own ``games.viewparts.TableView``, built from the same parts,
+The view is the site's own ``games.view.parts.TableView``, built from the same parts,
 so the live templates draw it as they draw a table of the site's: the player in
 seat 0, the computer in the others.
 """
@@ -14,7 +14,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.bot_names import bot_name
 from games.constants import BOT_DELAY, BOT_FORCED_DELAY
 from games.engine import (
     IllegalMoveError,
@@ -24,9 +23,9 @@ from games.engine import (
     make_bot,
     parse_move,
 )
-from games.errors import GameError, illegal_move_message
-from games.presets import describe_rules, rules_from_fields
-from games.viewparts import (
+from games.view.bot_names import bot_name
+from games.view.errors import GameError, illegal_move_message
+from games.view.parts import (
     NOBODY,
     POSITIONS,
     LastMove,
@@ -40,6 +39,7 @@ from games.viewparts import (
     revealed,
     side_scores,
 )
+from games.view.presets import describe_rules, rules_from_fields
 
 LEVELS = ("easy", "medium", "hard")
 YOU = 0  # the player's seat; the computer plays the others

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
 from games.models import Table
+from games.view.errors import GameError
 
 
 def check_version(table: Table, version: int) -> None:

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.engine import Round, Rules
 from games.engine.deals import commitment, deal, is_client_seed, new_seed
-from games.errors import GameError
 from games.models import ClientSeed, Hand, Table
 from games.store import locked_table
+from games.view.errors import GameError
 
 
 def next_commitment(table: Table, hands_dealt: int) -> str:

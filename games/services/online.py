@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
-from games.errors import GameError
 from games.models import BotLevel, Seat, Table
+from games.view.errors import GameError
 
 from .tables import start
 

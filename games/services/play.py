@@ -27,7 +27,6 @@ from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
 from games import signals, store
-from games.coach import review_later
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -40,12 +39,13 @@ from games.constants import (
 )
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine.bots import make_bot
-from games.errors import GameError, illegal_move_message
+from games.history.coach import review_later
 from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 from games.store import Writing, locked_table, table_changed
+from games.view.errors import GameError, illegal_move_message
 
 from .common import check_version
 from .deals import deal_hand

@@ -41,11 +41,11 @@ from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
-from games.errors import GameError
 from games.escrow import StakedElsewhere, escrow
 from games.kinds import STAKE_FILL
 from games.models import Seat, StakeSetting, StakeSit, Table
 from games.store import locked_table, table_changed
+from games.view.errors import GameError
 
 from .common import check_version
 from .tables import start

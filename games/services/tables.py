@@ -12,13 +12,13 @@ from accounts import header
 from accounts.models import User
 from accounts.names import say
 from accounts.selectors import player_by_username
-from games import live
-from games.bot_names import bot_name
 from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import Match, Rules
-from games.errors import GameError
+from games.live import announce
 from games.models import BotLevel, Invitation, Seat, Table
 from games.store import locked_table, table_changed
+from games.view.bot_names import bot_name
+from games.view.errors import GameError
 
 from .common import check_version
 from .deals import deal_hand
@@ -369,7 +369,7 @@ def table_invite(*, table_id: int, by: User, username: str, version: int) -> Inv
         raise GameError(
             say(_("%(name)s has already been invited."), name=invitee.display_name)
         ) from None
-    live.user_invited(user_id=invitee.pk)
+    announce.user_invited(user_id=invitee.pk)
     header.changed([invitee.pk])
     table_changed(table)
     return invitation

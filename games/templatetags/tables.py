@@ -14,8 +14,8 @@ from accounts.models import User
 from games.describe import describe_rules
 from games.describe import table_mode as mode_of
 from games.engine import Rules, Tile
-from games.history import finished_games, past_games
-from games.markup import small_tile
+from games.history.selectors import finished_games, past_games
+from games.live.markup import small_tile
 from games.models import Table
 from games.selectors import player_record
 

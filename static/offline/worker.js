@@ -25,9 +25,9 @@ const imports = (language) => `
 import sys
 from pathlib import Path
 sys.path.insert(0, "/offline")
-from games.offline import stand_in
-stand_in.install()
-stand_in.activate(${JSON.stringify(language)}, Path("/offline/locale"))
+from games.offline import django_shim
+django_shim.install()
+django_shim.activate(${JSON.stringify(language)}, Path("/offline/locale"))
 import games.offline.app
 `;
 
@@ -54,9 +54,9 @@ async function boot({ pyodide, python, engine, language, urls }) {
   py.runPython(`
 import random
 from pathlib import Path
-from games.offline import stand_in
+from games.offline import django_shim
 random.seed()  # a restored interpreter would repeat the snapshot's sequence
-stand_in.activate(${JSON.stringify(language)}, Path("/offline/locale"))
+django_shim.activate(${JSON.stringify(language)}, Path("/offline/locale"))
 `);
   const app = py.pyimport("games.offline.app");
   app.boot("/offline", JSON.stringify(urls));

@@ -24,10 +24,10 @@ from economy.services import (
 )
 from economy.services.escrow import CoinEscrow
 from games.engine import Round
-from games.errors import GameError
 from games.escrow import StakedElsewhere, escrow
 from games.models import Hand, SeatResult, Table
 from games.services.stakes import stake_table_sit
+from games.view.errors import GameError
 from tests.fixtures import race
 from tests.stakes import DUEL, PAIRS, play_to_the_end, pot, rich  # noqa: F401  (rich: a fixture)
 

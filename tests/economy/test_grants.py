@@ -13,7 +13,7 @@ from economy.errors import InsufficientCoins
 from economy.models import Account, Reason, Transfer
 from economy.selectors import balance_of
 from economy.services import adjust, daily_bonus, grant_signup, wallet_of
-from games.errors import GameError
+from games.view.errors import GameError
 
 pytestmark = pytest.mark.django_db
 

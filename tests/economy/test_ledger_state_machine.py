@@ -43,8 +43,8 @@ from economy.services import (
     stake_sit,
     stakes_refund_all,
 )
-from games.errors import GameError
 from games.models import SeatResult, Table
+from games.view.errors import GameError
 
 PRICES = {Item.GOLD_BOOSTER: numbers.GOLD_BOOSTER_PRICE, Item.VIP_PASS: numbers.VIP_PASS_PRICE}
 PERCENT = {Item.GOLD_BOOSTER: numbers.GOLD_BOOSTER_PERCENT, Item.VIP_PASS: numbers.VIP_PASS_PERCENT}

@@ -83,7 +83,7 @@ def test_a_booster_multiplies_while_active_and_the_larger_one_wins(anna: User) -
 
 def test_guests_cannot_shop(anna: User) -> None:
     anna.is_guest = True
-    from games.errors import GameError
+    from games.view.errors import GameError
 
     with pytest.raises(GameError):
         shop_buy(user=anna, item=Item.GOLD_BOOSTER, token=uuid.uuid4())

@@ -14,12 +14,12 @@ from django.test import Client
 from accounts.models import User
 from deadlines.services import run_due
 from economy.audit import audit_ledger as audit
-from games import fragments
-from games.errors import GameError
 from games.kinds import STAKE_FILL
+from games.live import fragments
 from games.models import Table
 from games.selectors import table_view
 from games.services.stakes import stake_table_leave, stake_table_sit
+from games.view.errors import GameError
 from tests.fixtures import version_of
 from tests.stakes import DUEL, PAIRS, play_to_the_end, pot, rich  # noqa: F401  (rich: a fixture)
 

@@ -1,4 +1,4 @@
-"""games/bot_names.py: every computer player at a table has its own name, from its level's
+"""games/view/bot_names.py: every computer player at a table has its own name, from its level's
 list, and the same one on its seat, in the log, the result and the scoreboard."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from django.utils import timezone
 from accounts.models import User
 from deadlines.services import run_due
 from games import services
-from games.bot_names import BOT_NAMES
 from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
+from games.view.bot_names import BOT_NAMES
 from tests.fixtures import PAIRS, version_of
 
 pytestmark = pytest.mark.django_db

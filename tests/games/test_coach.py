@@ -167,7 +167,7 @@ def test_two_workers_holding_the_same_review_write_it_once(anna: User) -> None:
 def test_a_busy_coach_rests_so_reviews_wait_instead_of_slowing_the_tables(
     duel: Table, settings: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import coach
+    from games.history import coach
 
     settings.COACH_SHARE = 0.1  # type: ignore[attr-defined]
     monkeypatch.setattr(coach, "_resting_until", None)
@@ -190,7 +190,7 @@ def test_a_busy_coach_rests_so_reviews_wait_instead_of_slowing_the_tables(
 def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
     duel: Table, settings: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import coach
+    from games.history import coach
 
     settings.COACH_BUSY = 0.6  # type: ignore[attr-defined]
     cpu = [100.0]  # the process's CPU seconds, as the coach reads them
@@ -219,7 +219,7 @@ def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
 def test_a_coach_far_behind_does_not_queue_more_hands(
     duel: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import coach
+    from games.history import coach
 
     monkeypatch.setattr(coach, "BACKLOG", 1)
     set_deadline(COACH, later() + timedelta(hours=1), key="coach:elsewhere")

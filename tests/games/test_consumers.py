@@ -20,9 +20,10 @@ from django.utils import translation
 
 from accounts.models import User
 from domino_site.asgi import application
-from games import fragments, services
+from games import services
 from games.engine import PRESETS, Tile
 from games.engine.deals import commitment
+from games.live import fragments
 from games.models import Hand, Move, Table
 from games.records import load_match
 from games.selectors import table_view

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domino_site.asgi import application
-from games.commands import ACTIONS
+from games.live.commands import ACTIONS
 from games.models import Move, Table
 from games.records import load_match
 from tests.fixtures import play_a_legal_move, seat_user

@@ -21,7 +21,7 @@ from games import services
 from games.describe import describe_rules
 from games.engine import PRESETS, Draw, Round, Rules, offered_tables
 from games.models import Table
-from games.presets import PRESET_INFO
+from games.view.presets import PRESET_INFO
 
 
 def a_hand_ever_offers_a_draw(rules: Rules, seed: int) -> bool:

@@ -13,11 +13,12 @@ import pytest
 from django.utils import translation
 
 from accounts.models import User
-from games import consumers, fragments, services
+from games import services
 from games.engine import PASS
+from games.live import consumers, fragments
+from games.live.regions import region_html
 from games.models import Table
 from games.records import load_match
-from games.regions import region_html
 from games.selectors import SeatLabel, table_view
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 

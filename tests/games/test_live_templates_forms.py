@@ -14,8 +14,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 
 from accounts.models import User
-from games import fragments, services
+from games import services
 from games.engine import PRESETS
+from games.live import fragments
 from games.models import Invitation, Seat, Table
 from games.records import load_match
 from games.selectors import invitations_for, table_view

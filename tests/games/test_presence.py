@@ -19,7 +19,8 @@ from django.core.cache import cache
 from django.db import connection, connections
 
 from accounts.models import User
-from games import presence, services
+from games import services
+from games.live import presence
 from games.models import Table
 from realtime import constants
 from realtime.cache import cache_is_local

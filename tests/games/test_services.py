@@ -15,11 +15,11 @@ from deadlines.models import Deadline
 from deadlines.services import run_due
 from games import services
 from games.engine import PRESETS
-from games.errors import GameError
 from games.kinds import BOT_MOVE, NEXT_HAND
 from games.models import Hand, Invitation, Move, Table
 from games.records import load_match
 from games.services import play
+from games.view.errors import GameError
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db

@@ -17,12 +17,12 @@ from deadlines.services import run_due
 from games import services
 from games.engine import Round
 from games.engine.deals import commitment, deal
-from games.errors import GameError
-from games.history import verified_hand
+from games.history.selectors import verified_hand
 from games.models import ClientSeed, Hand, Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services.deals import next_commitment
+from games.view.errors import GameError
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, signed_in, version_of
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,6 @@ from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import run_due
 from games import services
-from games.commands import dispatch
 from games.constants import (
     AWAY_AFTER_TIMEOUTS,
     FORCED_MOVE_SECONDS,
@@ -23,12 +22,13 @@ from games.constants import (
     ONLINE_TURN_SECONDS,
 )
 from games.engine import PRESETS, Round, Rules
-from games.errors import GameError
 from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
+from games.live.commands import dispatch
 from games.models import Hand, Move, Seat, SeatResult, Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services.online import Filler
+from games.view.errors import GameError
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, play_to_the_end, seat_user, version_of
 
 pytestmark = pytest.mark.django_db

@@ -23,13 +23,13 @@ from deadlines.services import run_due
 from games import services, states
 from games.constants import HAND_START_GRACE, ONLINE_TURN_SECONDS
 from games.engine import PRESETS, Round
-from games.errors import GameError
 from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Move, Seat, Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services.online import Filler
 from games.services.play import schedule
+from games.view.errors import GameError
 from tests.fixtures import DUELLO, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db

@@ -17,10 +17,10 @@ from deadlines.services import run_due
 from economy.models import XpAward
 from games import services
 from games.engine import PRESETS, Rules
-from games.errors import GameError
 from games.models import Move, Seat, SeatResult, Table
 from games.records import load_match
 from games.selectors import table_view
+from games.view.errors import GameError
 from tests.fixtures import DUELLO, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db

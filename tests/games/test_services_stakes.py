@@ -22,7 +22,6 @@ from economy.errors import InsufficientCoins
 from economy.models import Reason, Transfer
 from games import escrow
 from games.engine import PRESETS
-from games.errors import GameError
 from games.kinds import STAKE_FILL
 from games.models import StakeSetting, StakeSit, Table
 from games.services.stakes import (
@@ -31,6 +30,7 @@ from games.services.stakes import (
     stake_table_leave,
     stake_table_sit,
 )
+from games.view.errors import GameError
 from tests.economy.conftest import balance
 from tests.fixtures import (
     a_worker_made_a_pass,

@@ -37,7 +37,6 @@ from economy.selectors import balance_of
 from economy.services import escrow_of, pot_shares
 from games import states
 from games.engine import PRESETS
-from games.errors import GameError
 from games.kinds import STAKE_FILL
 from games.models import SeatResult, Table
 from games.records import load_match
@@ -48,6 +47,7 @@ from games.services.stakes import (
     stake_table_leave,
     stake_table_sit,
 )
+from games.view.errors import GameError
 from tests.fixtures import play_a_legal_move, seeded_deals
 
 STAKE = 100

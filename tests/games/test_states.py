@@ -15,7 +15,8 @@ from django.test.utils import CaptureQueriesContext
 
 from deadlines.models import Deadline
 from deadlines.services import run_due
-from games import consumers, services, states, store
+from games import services, states, store
+from games.live import consumers
 from games.models import Table
 from games.records import load_match
 from games.selectors import table_view

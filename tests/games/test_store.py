@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from games import services, states
-from games.errors import GameError
 from games.models import Move, Table
 from games.records import load_match
+from games.view.errors import GameError
 from tests.deadlines.test_worker import postgres_only, two_workers
 from tests.fixtures import play_a_legal_move, seat_user, version_of
 

@@ -12,8 +12,8 @@ from django.utils import translation
 
 from accounts.models import User
 from games import services
-from games.errors import GameError
 from games.models import Invitation, Table
+from games.view.errors import GameError
 from tests.fixtures import DUELLO, version_of
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.engine import PRESET_OPTIONS, PRESETS
-from games.presets import PRESET_INFO
+from games.view.presets import PRESET_INFO
 
 pytestmark = pytest.mark.django_db
 

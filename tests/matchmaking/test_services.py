@@ -19,8 +19,8 @@ from deadlines.models import Deadline
 from deadlines.services import run_due
 from games.engine import PRESETS
 from games.engine.rules import TARGETS
-from games.errors import GameError
 from games.models import Seat, Table
+from games.view.errors import GameError
 from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
 from matchmaking.models import Pool, Ticket, pool_key
 from matchmaking.names import base_names

@@ -25,9 +25,9 @@ const warm = (py) =>
 import sys
 from pathlib import Path
 sys.path.insert(0, "/offline")
-from games.offline import stand_in
-stand_in.install()
-stand_in.activate("it", Path("/offline/locale"))
+from games.offline import django_shim
+django_shim.install()
+django_shim.activate("it", Path("/offline/locale"))
 import games.offline.app
 `);
 const settings = { preset: "duello", seating: "2", hand_size: "7", draw: "yes", target: "100", level: "easy" };

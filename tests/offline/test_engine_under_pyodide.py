@@ -37,9 +37,9 @@ fresh = Match(rules, rng=random.Random(8)).round
 hard_move = str(make_bot("hard", seed=3).choose(fresh.view(fresh.turn)))
 hard_legal = [str(m) for m in fresh.legal_moves()]
 from pathlib import Path
-from games.offline import stand_in
-stand_in.install()
-stand_in.activate("it", Path("/offline/locale"))
+from games.offline import django_shim
+django_shim.install()
+django_shim.activate("it", Path("/offline/locale"))
 from games.offline import app
 app.boot("/offline", json.dumps({"home": "/", "rules": "/rules/{}/"}))
 frame = json.loads(app.session.start(json.dumps({"preset": "duello", "seating": "2",

@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import tool
 
-#: What ``games.offline.stand_in`` answers in the browser, where Django is not.
+#: What ``games.offline.django_shim`` answers in the browser, where Django is not.
 STOOD_IN = {"django.utils.translation", "django.utils.functional"}
 
 

@@ -21,7 +21,7 @@ from games.engine import PRESETS
 from games.forms import TableForm
 from games.models import BotLevel
 from games.offline_pages import BUNDLE
-from games.presets import rules_from_fields
+from games.view.presets import rules_from_fields
 
 pytestmark = pytest.mark.django_db
 

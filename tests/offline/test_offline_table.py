@@ -1,5 +1,5 @@
 """The offline table's glue (games/offline/), on the server's Python as the browser
-runs it: with no Django (its translations answered by ``stand_in``), so each case
+runs it: with no Django (its translations answered by ``django_shim``), so each case
 runs in a fresh interpreter."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ PRELUDE = """
 import json, sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
-from games.offline import stand_in
-stand_in.install()
-stand_in.activate({language!r}, Path({root!r}) / "locale")
+from games.offline import django_shim
+django_shim.install()
+django_shim.activate({language!r}, Path({root!r}) / "locale")
 from games.offline import app
 ROOT = Path({root!r})
 URLS = {{"home": "/", "rules": "/rules/{{}}/"}}
@@ -151,7 +151,7 @@ out(turn=s.game.match.round.turn, over=s.game.match.round.over, delay=delay if m
 def test_the_stand_in_never_replaces_the_real_django() -> None:
     import pytest
 
-    from games.offline import stand_in
+    from games.offline import django_shim
 
     with pytest.raises(RuntimeError, match="browser only"):
-        stand_in.install()
+        django_shim.install()

@@ -25,7 +25,8 @@ from accounts.models import User
 from deadlines.services import run_due
 from domino_site.asgi import application
 from domino_site.log import NotTwice
-from games import presence, services
+from games import services
+from games.live import presence
 from games.models import Table
 from matchmaking import presence as screens
 from matchmaking.models import Ticket

@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from accounts.models import User
 from games import services
 from games.models import Invitation, Table
-from games.presets import PRESET_INFO
+from games.view.presets import PRESET_INFO
 from tests.fixtures import DUELLO
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Django's translation calls, answered in the browser from the site's own catalog.
 
 The modules the offline table shares with the site (``accounts.names``,
-``games.presets``) translate through ``django.utils.translation``.  Django is not
+``games.view.presets``) translate through ``django.utils.translation``.  Django is not
 in the browser; these few functions are, reading the compiled catalog
 (``locale/<language>/LC_MESSAGES/django.mo``) with the standard library's gettext.
 ``install`` puts them where those modules look, and only where Django is absent.
@@ -71,7 +71,7 @@ def install() -> None:
     """Make ``django.utils.translation`` and ``django.utils.functional`` these, unless
     the real Django is there (the site's own process: never replace it)."""
     if "django" in sys.modules:
-        raise RuntimeError("Django is loaded: the stand-in is for the browser only")
+        raise RuntimeError("Django is loaded: the shim is for the browser only")
     translation = types.ModuleType("django.utils.translation")
     for name in ("gettext", "ngettext", "gettext_lazy", "get_language"):
         setattr(translation, name, globals()[name])

@@ -124,7 +124,7 @@ def percent_of(value: int, total: int) -> int:
 
 
 class BoxedSeat(Protocol):
-    """What a seat's box needs to know of the seat (``games.viewparts.SeatInfo``)."""
+    """What a seat's box needs to know of the seat (``games.view.parts.SeatInfo``)."""
 
     @property
     def number(self) -> int: ...

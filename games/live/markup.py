@@ -1,5 +1,5 @@
 """What the table's live templates call (``domino_site/jinja2.py``): tiles drawn as
-inline SVG, crisp at any size (``games.drawing``); shared fragments; countdowns."""
+inline SVG, crisp at any size (``games.view.drawing``); shared fragments; countdowns."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.drawing import (  # the tiles and small parts, shared with the offline table
+from games.live.fragments import shared, shared_html
+from games.view.drawing import (  # the tiles and small parts, shared with the offline table
     backs,
     hand_tile,
     percent_of,
@@ -23,9 +24,8 @@ from games.drawing import (  # the tiles and small parts, shared with the offlin
     whole_seconds,
     ws_vals,
 )
-from games.fragments import shared, shared_html
-from games.presets import PRESET_INFO
-from games.viewparts import LogLine, SeatInfo, TableView
+from games.view.parts import LogLine, SeatInfo, TableView
+from games.view.presets import PRESET_INFO
 
 
 def ms_until(moment: datetime | None) -> int:

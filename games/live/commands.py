@@ -23,8 +23,8 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from accounts.names import say
 from games import services
-from games.errors import GameError
 from games.models import BotLevel
+from games.view.errors import GameError
 from realtime import constants
 
 if TYPE_CHECKING:

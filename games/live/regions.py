@@ -2,7 +2,7 @@
 
 The page's templates (``_hand.html``, ``_board.html``, ``_scores.html``) and a
 websocket frame take those values from here.  A frame looks such a region up by its
-values (``games.fragments``) instead of rendering its wrapper template for each
+values (``games.live.fragments``) instead of rendering its wrapper template for each
 viewer; an unchanged region is the same fragment version after version.
 """
 
@@ -12,8 +12,8 @@ from django.utils.safestring import SafeString
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
-from games import fragments
-from games.viewparts import REGIONS, TableView
+from games.live import fragments
+from games.view.parts import REGIONS, TableView
 
 #: region template -> the shared fragment it is, and the values that fragment shows
 SHARED = REGIONS

@@ -1,7 +1,7 @@
 """Pages of finished games: the replay, the record to download, a hand's proof.
 
 Anyone with the table's link may open them (the link is the share link), and they
-exist only for what is over (``games.history``): a table being played has no
+exist only for what is over (``games.history.selectors``): a table being played has no
 replay, a hand being played no proof."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from games.engine import ALL_TILES, Placed
-from games.history import match_proofs, record_of, replay_of, verified_hand
-from games.markup import placed_tile, small_tile, tile_sprite
+from games.history.selectors import match_proofs, record_of, replay_of, verified_hand
+from games.live.markup import placed_tile, small_tile, tile_sprite
 from games.models import Table
 from games.selectors import table_by_code
 

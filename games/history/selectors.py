@@ -20,12 +20,12 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.names import Who, say
-from games.coach import still_reviewing
-from games.coach_words import coach_words
 from games.describe import table_mode
 from games.engine import Draw, Match, Pass, Play, Round, Rules
 from games.engine.deals import commitment
 from games.engine.verify import Checked, HandProof, as_json, check
+from games.history.coach import still_reviewing
+from games.history.coach_words import coach_words
 from games.models import Hand, MoveReview, Seat, Table
 from games.records import load_match
 from games.selectors import seat_name

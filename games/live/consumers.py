@@ -17,14 +17,15 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import fragments, markup, presence, states
-from games.commands import action_of, dispatch, read_frame
-from games.errors import GameError
-from games.live import table_group, user_group
+from games import states
+from games.live import fragments, markup, presence
+from games.live.announce import table_group, user_group
+from games.live.commands import action_of, dispatch, read_frame
+from games.live.regions import SHARED, region_html
 from games.models import Seat, Table
-from games.regions import SHARED, region_html
 from games.selectors import invitations_for, table_view
-from games.viewparts import LogLine, TableView
+from games.view.errors import GameError
+from games.view.parts import LogLine, TableView
 from realtime import constants, limits
 from realtime import live as realtime_live
 from realtime.cache import cache_is_local
@@ -273,7 +274,7 @@ class TableConsumer(ViewerConsumer):
             )
             htmls: list[str] = [fragments.shared_in(language, FLASH)]
             for region in regions:
-                shared = region in SHARED  # games.regions: one fragment of a few values
+                shared = region in SHARED  # games.live.regions: one fragment of a few values
                 htmls.append(region_html(region, tv, language) if shared else next(rendered))
             changed = []
             for region, html in zip((FLASH, *regions), htmls, strict=True):
