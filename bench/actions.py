@@ -59,15 +59,26 @@ def main() -> None:
 def run(tables: int, actions: int, rng: random.Random) -> None:
     from dataclasses import replace
 
+    from django.utils import translation
+
     from accounts.models import User
     from games import states
     from games.engine import PRESETS
-    from games.live import consumers, fragments
+    from games.live import fragments, frames
     from games.live.commands import dispatch
     from games.models import Table
+    from games.selectors import table_view
     from games.services import table_create, table_join, table_start
     from realtime import live as realtime_live
     from tests.fixtures import version_of
+
+    def frame_of(table_id: int, viewer: list[Any], at_least: int | None) -> tuple[str, Any]:
+        """One viewer's frame, as its socket's consumer builds it (``games.live.frames``)."""
+        player, screen = viewer
+        with translation.override("it"):
+            tv = table_view(table=table_id, user=player, with_presence=True, at_least=at_least)
+            context = {"share_url": "http://x/", "user": player}
+            return frames.view_frame(tv, screen, language="it", context=context)
 
     rules = replace(PRESETS["domino"], players=4, hand_size=7, target=150)  # long matches
     games = []
@@ -77,14 +88,9 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
         for player in players[1:]:
             table_join(table_id=table.pk, user=player, version=version_of(table))
         table_start(table_id=table.pk, by=players[0], version=version_of(table))
-        viewers = []
-        for player in players:
-            viewer = consumers.TableConsumer()
-            viewer.table_id, viewer.user, viewer.language = table.pk, player, "it"
-            viewer.share_url, viewer.sent_regions, viewer.shown_online = "http://x/", {}, {}
-            viewer.sent_version = -1
-            viewer._render_view(False, None)  # the page's first frame
-            viewers.append(viewer)
+        viewers = [[player, frames.Screen()] for player in players]
+        for viewer in viewers:
+            viewer[1] = frame_of(table.pk, viewer, None)[1]  # the page's first frame
         games.append((table.pk, players, viewers))
 
     region_ms: dict[str, list[float]] = defaultdict(list)
@@ -124,7 +130,7 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
         version = told.take()[-1][1]["version"]
         for viewer in viewers:
             start = time.perf_counter()
-            html, _version = viewer._render_view(False, version)
+            html, viewer[1] = frame_of(table_id, viewer, version)
             frame_ms.append((time.perf_counter() - start) * 1000)
             frame_kb.append(len(html.encode()) / 1000)
 

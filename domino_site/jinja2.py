@@ -5,7 +5,8 @@ faster of Django's two template engines (its translations looked up once per ren
 ``overrides.jinja2``);
 the rest of the site is Django templates.
 Translations are Django's own (``{% trans %}`` and ``_()`` call its gettext in the
-language active for the viewer), as are the helpers below.
+language active for the viewer).  What the templates call is one table for the site
+and the offline table (``games.view.templating.install``): here, the site's answers.
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import functools
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
-from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
-from games.describe import describe_rules
 from games.forms import TableForm
-from games.live import markup, regions
-from games.live.fragments import shared
+from games.live import fragments, markup
+from games.view import templating
 from games.view.templating import LiveEnvironment
 
 
@@ -43,27 +42,14 @@ def environment(**options: Any) -> Environment:
     options["undefined"] = Undefined
     env = LiveEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-    env.globals.update(
+    templating.install(
+        env,
         url=url,
-        shared=shared,
-        region=regions.region,
-        ws_vals=markup.ws_vals,
-        hand_tile=markup.hand_tile,
-        placed_tile=markup.placed_tile,
-        small_tile=markup.small_tile,
-        tile_sprite=markup.tile_sprite,
+        shared=fragments.shared,
+        region=fragments.region,
         seat_box=markup.seat_box,
         log_lines=markup.log_lines,
-        preset_title=markup.preset_title,
         settings_fields=TableForm.fields_of,
-        describe_rules=describe_rules,
-    )
-    env.filters.update(
-        backs=markup.backs,
         ms_until=markup.ms_until,
-        seconds_until=markup.seconds_until,
-        whole_seconds=markup.whole_seconds,
-        percent_of=markup.percent_of,
-        capfirst=capfirst,
     )
     return env

@@ -4,15 +4,14 @@ It starts from the engine's ``PlayerView`` for the viewer's seat (or a
 spectator's, who holds no tiles), so nothing it returns can hold another
 hand's tiles or the boneyard's while a hand is being played.
 
-A view's parts come from ``games.view.parts`` (no Django: the offline table builds
-its view from them too); the view itself is a NamedTuple like them.
+The view is built by ``games.view.build`` (no Django), which the offline game's
+table calls too; this module says what the database's state holds.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
@@ -23,31 +22,14 @@ from accounts import header
 from accounts.models import User
 from accounts.names import Who
 from games.describe import mode_order, table_mode
-from games.engine import PlayerView
+from games.engine import Match
 from games.engine.deals import commitment
 from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.live.presence import present_users
-from games.models import Hand, Invitation, Seat, Table
+from games.models import Invitation, Seat, Table
 from games.states import TableState, table_state
-from games.view.parts import (  # the view's parts, made alike for the offline table
-    NOBODY,
-    POSITIONS,
-    DealProof,
-    HandSummary,
-    LastMove,
-    SeatInfo,
-    TableView,
-    hand_and_moves,
-    hand_summaries,
-    last_move,
-    log_lines,
-    named,
-    revealed,
-    side_scores,
-)
-from games.view.parts import (
-    SeatLabel as SeatLabel,  # a shared fragment's key, named here too
-)
+from games.view.build import Clocks, SeatFacts, build_view
+from games.view.parts import DealProof, TableView
 from games.view.presets import PRESET_INFO
 
 
@@ -80,58 +62,54 @@ def table_view(
 
 
 def view_of(state: TableState, user: User | None, with_presence: bool = False) -> TableView:
-    """One viewer's view of a table's state: their own hand only (no query)."""
-    table, rules, hands = state.table, state.rules, state.hands
+    """One viewer's view of a table's state: their own hand only (no query but, with
+    ``with_presence``, one cache read of who has a live socket)."""
+    table = state.table
     mine = next((s for s in state.seats if user is not None and s.user_id == user.pk), None)
-    you = mine.number if mine else None
-    names = {s.number: (_("You") if s.number == you else seat_name(s)) for s in state.seats}
+    present = None
+    if with_presence:
+        people = [s.user_id for s in state.seats if s.user_id is not None]
+        present = present_users(table_id=table.pk, user_ids=people)
     match = state.match()
-    player = match.round.view(you) if match is not None else None
-    winners = match.winners if match is not None else ()
-    match_over = match is not None and match.over
-    last = last_move(player, len(hands)) if player else None
-    turn = player.turn if player and not player.over else None
-    hand, draw_move, pass_move = hand_and_moves(player)
     deadlines = state.deadlines
-    return TableView(
+    return build_view(
         table=table,
-        rules=rules,
+        rules=state.rules,
         version=table.version,
-        you=you,
+        match=match,
+        seats=[_facts(s, table, present) for s in state.seats],
+        you=mine.number if mine else None,
         is_host=user is not None and table.host_id == user.pk,
-        seats=_seat_infos(state, you, names, player, last, with_presence),
-        hand_number=len(hands),
-        player=player,
-        hand=hand,
-        draw_move=draw_move,
-        pass_move=pass_move,
-        your_turn=bool(player and player.legal_moves),
-        turn_name=named((turn,), names, you) if turn is not None else NOBODY,
-        log=tuple(log_lines(player, names, state.actors, _left_at(state.seats, len(hands) - 1)))
-        if player
-        else (),
-        scores=side_scores(rules, match, names, you),
-        result=player.result if player else None,
-        hand_winner_names=named(player.result.winners, names, you)
-        if player and player.result and player.result.winners
-        else NOBODY,
-        revealed=revealed(player, names) if player else (),
-        hand_summaries=tuple(_summaries(hands, names, you)) if match is not None else (),
-        match_over=match_over,
-        winner_names=named(winners, names, you) if winners else NOBODY,
-        you_won=you is not None and you in winners,
-        invitations=state.invitations,
-        next_hand_at=deadlines.get(NEXT_HAND)
-        if player and player.over and not match_over
-        else None,
-        turn_ends_at=deadlines.get(TURN_CLOCK),
-        fill_ends_at=deadlines.get(STAKE_FILL),
-        last_move=last,
-        you_are_away=bool(mine and mine.away),
-        you_are_ready=bool(mine and mine.ready),
-        payouts=state.payouts.get(user.pk, ()) if user is not None else (),
         mode_label=table_mode(table),
-        deal=_deal_proof(state, player, match_over),
+        actors=state.actors,
+        invitations=state.invitations,
+        clocks=Clocks(
+            next_hand_at=deadlines.get(NEXT_HAND),
+            turn_ends_at=deadlines.get(TURN_CLOCK),
+            fill_ends_at=deadlines.get(STAKE_FILL),
+        ),
+        payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+        deal=_deal_proof(state, match),
+    )
+
+
+def _facts(seat: Seat, table: Table, present: set[int] | None) -> SeatFacts:
+    return SeatFacts(
+        number=seat.number,
+        name=seat_name(seat),
+        is_bot=seat.is_bot,
+        bot_level=seat.bot_level,
+        is_free=seat.is_free,
+        user_id=seat.user_id,
+        is_host=seat.user_id == table.host_id,
+        is_filler=seat.is_filler,
+        is_away=seat.away,
+        is_ready=seat.ready,
+        has_left=seat.has_left,
+        is_online=present is None or seat.user_id is None or seat.user_id in present,
+        left_at=(seat.left_hand, seat.left_ply)
+        if seat.left_hand is not None and seat.left_ply is not None
+        else None,
     )
 
 
@@ -140,83 +118,23 @@ def _commitment(code: str, hand: int, seed: str) -> str:
     return commitment(code, hand, seed)
 
 
-def _deal_proof(state: TableState, player: PlayerView | None, match_over: bool) -> DealProof:
+def _deal_proof(state: TableState, match: Match | None) -> DealProof:
     """The hand's commitment; its seeds only once it is over (docs/rules.md §5: then every
     hand is shown anyway); the next hand's commitment while one is to come."""
     table = state.table
+    match_over = match is not None and match.over
     to_come = table.status in (Table.Status.WAITING, Table.Status.PLAYING) and not match_over
     upcoming = _commitment(table.code, len(state.hands) + 1, table.deal_seed) if to_come else ""
     current = state.hands[-1] if state.hands else None
-    if current is None or player is None:
+    if current is None or match is None:
         return DealProof(0, "", "", (), upcoming)
     number = current.number + 1
     if not current.verifiable:
         return DealProof(number, "", "", (), upcoming)
     shown = _commitment(table.code, number, current.seed)
-    if not player.over:
+    if not match.round.over:
         return DealProof(number, shown, "", (), upcoming)
     return DealProof(number, shown, current.seed, current.client_seed_values, upcoming)
-
-
-def _seat_infos(
-    state: TableState,
-    you: int | None,
-    names: dict[int, str],
-    player: PlayerView | None,
-    last: LastMove | None,
-    with_presence: bool,
-) -> tuple[SeatInfo, ...]:
-    """Every seat as this viewer sees it, theirs at the bottom and the others round the
-    table in playing order; who is online only ``with_presence`` (one cache read)."""
-    table, rules, seats = state.table, state.rules, state.seats
-    present = None
-    if with_presence:
-        people = [s.user_id for s in seats if s.user_id is not None]
-        present = present_users(table_id=table.pk, user_ids=people)
-    counts = player.hand_counts if player else None
-    turn = player.turn if player and not player.over else None
-    base = you if you is not None else 0
-    positions = POSITIONS[rules.players]
-    return tuple(
-        SeatInfo(
-            number=s.number,
-            name=names[s.number],
-            is_bot=s.is_bot,
-            bot_level=s.bot_level,
-            is_free=s.is_free,
-            is_you=s.number == you,
-            is_partner=you is not None
-            and rules.partnerships
-            and s.number != you
-            and rules.side_of(s.number) == rules.side_of(you),
-            is_host=s.user_id == table.host_id,
-            tiles=counts[s.number] if counts else None,
-            is_turn=s.number == turn,
-            position=positions[(s.number - base) % rules.players],
-            is_filler=s.is_filler,
-            is_away=s.away,
-            is_ready=s.ready,
-            is_online=present is None or s.user_id is None or s.user_id in present,
-            user_id=s.user_id,
-            is_dealer=player is not None and player.dealer == s.number,
-            last_action=last.kind if last and last.seat == s.number and last.kind != "play" else "",
-            has_left=s.has_left,
-        )
-        for s in sorted(seats, key=lambda s: (s.number - base) % rules.players)
-    )
-
-
-def _summaries(hands: Iterable[Hand], names: dict[int, str], you: int | None) -> list[HandSummary]:
-    return hand_summaries(((h.number, h.reason, h.winners, h.points) for h in hands), names, you)
-
-
-def _left_at(seats: Iterable[Seat], hand: int) -> dict[int, list[int]]:
-    """The seats whose player left during ``hand``, by the ply they left before."""
-    left: dict[int, list[int]] = {}
-    for s in seats:
-        if s.left_hand == hand and s.left_ply is not None:
-            left.setdefault(s.left_ply, []).append(s.number)
-    return left
 
 
 def table_by_code(code: str) -> Table | None:

@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from games.engine import ALL_TILES, Placed
 from games.history.selectors import match_proofs, record_of, replay_of, verified_hand
-from games.live.markup import placed_tile, small_tile, tile_sprite
 from games.models import Table
 from games.selectors import table_by_code
+from games.view.drawing import placed_tile, small_tile, tile_sprite
 
 
 def _table(code: str) -> Table:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -18,14 +18,13 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import states
-from games.live import fragments, markup, presence
+from games.live import frames, presence
 from games.live.announce import table_group, user_group
 from games.live.commands import action_of, dispatch, read_frame
-from games.live.regions import SHARED, region_html
 from games.models import Seat, Table
 from games.selectors import invitations_for, table_view
 from games.view.errors import GameError
-from games.view.parts import LogLine, TableView
+from games.view.parts import TableView
 from realtime import constants, limits
 from realtime import live as realtime_live
 from realtime.cache import cache_is_local
@@ -36,59 +35,13 @@ log = logging.getLogger("games")
 INVITATIONS_SHOWN = 10
 
 
-#: The table page's regions (``games/_live.html`` includes them all; Jinja2
-#: templates in ``templates/live/``); a frame carries only those whose HTML
-#: changed, each replacing its element by id.
-FLASH = "games/_flash.html"
-SEATS = "games/_seats.html"  # presence changes send this region alone
-LOG = "games/_log.html"
-REGIONS = (
-    FLASH,
-    "games/_head.html",
-    "games/_lobby.html",
-    SEATS,
-    "games/_board.html",
-    "games/_status.html",
-    "games/_hand.html",
-    "games/_scores.html",
-    LOG,
-)
-#: The regions a view renders for its viewer; its flash region is the empty toast (a
-#: new view clears a note), the same for every screen in a language: shared.
-VIEW_REGIONS = tuple(region for region in REGIONS if region != FLASH)
-#: The same when the log is sent as its new lines alone.
-VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
-
-
-class LogShown(NamedTuple):
-    """The log a screen shows, as much of it as tells what a later view adds.
-
-    A hand's log only grows on top: a move adds a line, or a draw is counted into
-    the line on top; a line below changes only with a seat's name.  So the screen's
-    log is known by its hand, its length, its top line and the names, not by every
-    line: kept from one version to the next, every screen's lines were most of what
-    the garbage collector went through under load."""
-
-    hand: int
-    lines: int
-    top: LogLine | None
-    names: tuple[str, ...]
-
-    @classmethod
-    def of(cls, tv: TableView) -> LogShown | None:
-        if not tv.playing:
-            return None
-        top = tv.log[0] if tv.log else None
-        return cls(tv.hand_number, len(tv.log), top, tuple(s.name for s in tv.seats))
-
-
 class TableConsumer(ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
     table_id: int  # set once the table is found; a connection without one is closed
     present_as: int | None = None  # the user counted present at the table by this socket
     shown_online: dict[int, bool]  # the others' presence as this screen last showed it
-    shown_log: LogShown | None = None  # the log on this screen
+    screen: frames.Screen = frames.Screen()  # what this socket was last sent
 
     async def connect(self) -> None:
         await super().connect()
@@ -102,7 +55,6 @@ class TableConsumer(ViewerConsumer):
         if not await self.claim_slot():
             return
         self.sent_version = -1
-        self.sent_regions: dict[str, str] = {}  # region template -> the HTML last sent
         self.bucket = limits.command_bucket()
         self.refused_in_a_row = 0
         self.shown_online = {}
@@ -168,8 +120,7 @@ class TableConsumer(ViewerConsumer):
         seats, version = await database_sync_to_async(self._render_seats)()
         if version > self.sent_version:
             await self.send_view()
-        elif self.sent_regions.get(SEATS) != seats:
-            self.sent_regions[SEATS] = seats
+        elif seats:
             await self.send(text_data=seats)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -250,62 +201,28 @@ class TableConsumer(ViewerConsumer):
                 await self.send(text_data=html)
 
     def _render_view(self, everything: bool, at_least: int | None) -> tuple[str, int]:
-        """The regions of this viewer's view that differ from what it was last sent.
-
-        The table's state at a version is read once per process and shared
-        (``at_least``: the version the group message announced); only this
-        viewer's view and its regions are built here."""
+        """This viewer's frame (``games.live.frames``): the regions of its view that differ
+        from what the socket was last sent (``everything``: as if it had been sent
+        nothing).  The table's state at a version is read once per process and shared
+        (``at_least``: the version the group message announced)."""
         if everything:
-            self.sent_regions.clear()
-            self.shown_log = None
-        language = self.language
-        with translation.override(language):
+            self.screen = frames.Screen()
+        with translation.override(self.language):
             tv = table_view(
                 table=self.table_id, user=self.person, with_presence=True, at_least=at_least
             )
             self._remember_presence(tv)
-            log_added = self._log_added(tv)
-            regions = VIEW_REGIONS if log_added is None else VIEW_REGIONS_BUT_LOG
             # user: a visitor's lobby offers the plain sit form, a player's the socket join
-            context = {"tv": tv, "share_url": self.share_url, "user": self.person}
-            # the regions that are a shared fragment are looked up; the others rendered
-            rendered = fragments.render_each(
-                [region for region in regions if region not in SHARED], context, language
+            context = {"share_url": self.share_url, "user": self.person}
+            html, self.screen = frames.view_frame(
+                tv, self.screen, language=self.language, context=context
             )
-            htmls: list[str] = [fragments.shared_in(language, FLASH)]
-            for region in regions:
-                shared = region in SHARED  # games.live.regions: one fragment of a few values
-                htmls.append(region_html(region, tv, language) if shared else next(rendered))
-            changed = []
-            for region, html in zip((FLASH, *regions), htmls, strict=True):
-                if self.sent_regions.get(region) != html:
-                    self.sent_regions[region] = html
-                    changed.append(html)
-            if log_added:
-                changed.append(log_added)
-        return "".join(changed), tv.version
-
-    def _log_added(self, tv: TableView) -> str | None:
-        """The log's new lines, for the screen to put on top of the lines it shows
-        ("" if none), rather than the whole log again: a frame would carry a line
-        per move of the hand.  None: the log must be sent whole (another hand, a
-        line that changed, such as a draw counted with the one before)."""
-        shown, now = self.shown_log, LogShown.of(tv)
-        self.shown_log = now
-        if shown is None or now is None or (shown.hand, shown.names) != (now.hand, now.names):
-            return None
-        added = now.lines - shown.lines
-        if added < 0 or not shown.lines or tv.log[added] != shown.top:
-            return None  # the line that was on top changed: a draw counted in
-        if not added:
-            return ""
-        self.sent_regions.pop(LOG, None)  # the screen's log is no longer the one last sent
-        return markup.new_log_lines(tv.log[:added])
+        return html, tv.version
 
     def _render_seats(self) -> tuple[str, int]:
         with translation.override(self.language):
             tv = table_view(table=self.table_id, user=self.person, with_presence=True)
-            html = fragments.render(SEATS, {"tv": tv})
+            html, self.screen = frames.seats_frame(tv, self.screen, language=self.language)
         self._remember_presence(tv)
         return html, tv.version
 
@@ -318,11 +235,9 @@ class TableConsumer(ViewerConsumer):
     async def send_flash(self, message: str, kind: str = "error", done: str | None = None) -> None:
         """A note over the page; ``done``: the command it answers, which succeeded."""
         with translation.override(self.language):
-            html = fragments.render(FLASH, {"message": message, "kind": kind, "done": done})
-            # The next view clears an error (the table has moved on); a note answering
-            # a command that worked stays its few seconds (table.js hides it) beside the
-            # frame that shows what the command did: as if the empty toast were shown.
-            self.sent_regions[FLASH] = html if done is None else fragments.shared_html(FLASH)
+            html, self.screen = frames.flash_frame(
+                self.screen, message=message, kind=kind, done=done
+            )
         await self.send(text_data=html)
 
     @database_sync_to_async

@@ -10,6 +10,8 @@ shows the same line or the same log line, reuse it.  Values must be hashable
 
 The table's live templates (``templates/live/``) are Jinja2, rendered here
 straight from that engine: they are rendered for every viewer at every version.
+A shared region (``games.view.regions.SHARED``: the hand, the board, the scores)
+is one such fragment of a few of the view's values (``region_html``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from accounts import names
+from games.view.parts import TableView
+from games.view.regions import SHARED
 from overrides.jinja2 import gettext_callables
 
 #: Fragments a process keeps (the oldest go first): a few MB.
@@ -117,6 +121,19 @@ def _with_words(context: dict[str, Any], language: str) -> dict[str, Any]:
     # (Django's gettext finds the active language in a context-local each time).
     words = gettext_callables(trans_real.translation(language), fill=names.fill)
     return {**context, "language": language, **words}
+
+
+def region_html(region: str, tv: TableView, language: str) -> SafeString:
+    """A shared region's HTML for ``tv`` (``games.view.regions.SHARED``), in ``language``."""
+    template, values = SHARED[region]
+    return shared_in(language, template, **values(tv))
+
+
+@pass_context
+def region(context: Context, region: str, tv: TableView) -> SafeString:
+    """``{{ region("games/_hand.html", tv) }}`` in the region's own template (the page)."""
+    template, values = SHARED[region]
+    return shared(context, template, **values(tv))
 
 
 def forget() -> None:

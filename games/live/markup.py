@@ -1,5 +1,6 @@
-"""What the table's live templates call (``domino_site/jinja2.py``): tiles drawn as
-inline SVG, crisp at any size (``games.view.drawing``); shared fragments; countdowns."""
+"""What the table's live templates call on the site, beyond the drawing
+(``games.view.templating.install``): the seats' boxes and the log's lines from
+shared fragments, and countdowns from the server's clock."""
 
 from __future__ import annotations
 
@@ -11,21 +12,9 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.live.fragments import shared, shared_html
-from games.view.drawing import (  # the tiles and small parts, shared with the offline table
-    backs,
-    hand_tile,
-    percent_of,
-    placed_tile,
-    seat_box_html,
-    small_tile,
-    tile_sprite,
-    tile_svg,
-    whole_seconds,
-    ws_vals,
-)
+from games.live.fragments import shared
+from games.view.drawing import seat_box_html, whole_seconds
 from games.view.parts import LogLine, SeatInfo, TableView
-from games.view.presets import PRESET_INFO
 
 
 def ms_until(moment: datetime | None) -> int:
@@ -69,34 +58,3 @@ LOG_LINE = "games/_log_line.html"
 def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
     """The log's lines, each rendered once per process (a new move adds one)."""
     return SafeString("".join(shared(context, LOG_LINE, line=line) for line in lines))
-
-
-def new_log_lines(lines: tuple[LogLine, ...]) -> SafeString:
-    """A frame's new log lines (current language), for the screen to put on top of
-    the lines it shows: htmx's out-of-band ``afterbegin`` into the log's list."""
-    html = "".join(shared_html(LOG_LINE, line=line) for line in lines)
-    return SafeString(f'<ol hx-swap-oob="afterbegin:#log-events">{html}</ol>')
-
-
-def preset_title(preset: str) -> str:
-    """A preset's name, as the rules pages title it."""
-    return str(PRESET_INFO[preset].title)
-
-
-__all__ = [
-    "backs",
-    "hand_tile",
-    "log_lines",
-    "ms_until",
-    "new_log_lines",
-    "percent_of",
-    "placed_tile",
-    "preset_title",
-    "seat_box",
-    "seconds_until",
-    "small_tile",
-    "tile_sprite",
-    "tile_svg",
-    "whole_seconds",
-    "ws_vals",
-]

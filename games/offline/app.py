@@ -16,9 +16,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.offline.render import REGION_TEMPLATES, Renderer
+from games.offline.render import Renderer
 from games.offline.table import OfflineGame
 from games.view.errors import GameError
+from games.view.regions import changed
 
 _rng = random.SystemRandom()
 
@@ -43,7 +44,7 @@ class Session:
             self.shown = self.renderer.regions(tv)
         else:
             regions = self.renderer.regions(tv)
-            frame["regions"] = {k: v for k, v in regions.items() if self.shown.get(k) != v}
+            frame["regions"] = changed(regions, self.shown)
             self.shown = regions
             frame["flash"] = self.renderer.flash(flash) if flash else ""
         frame["over"] = game.match.over
@@ -103,7 +104,3 @@ session: Session | None = None
 def boot(root: str, urls: str) -> None:
     global session
     session = Session(Path(root), json.loads(urls))
-
-
-def regions() -> list[str]:
-    return list(REGION_TEMPLATES)

@@ -14,23 +14,11 @@ from markupsafe import Markup
 
 from accounts.names import fill
 from games.offline import django_shim
-from games.view import drawing
-from games.view.parts import REGIONS, LogLine, SeatInfo
-from games.view.presets import PRESET_INFO, describe_rules
+from games.view import drawing, templating
+from games.view.parts import LogLine, SeatInfo
+from games.view.regions import FLASH, REGIONS, SHARED
 from games.view.templating import LiveEnvironment
 from overrides.jinja2 import gettext_callables
-
-#: The page's regions, by id, and the live template that draws each (``_live.html``'s).
-REGION_TEMPLATES = {
-    "table-head": "games/_head.html",
-    "lobby": "games/_lobby.html",
-    "seats": "games/_seats.html",
-    "board": "games/_board.html",
-    "status": "games/_status.html",
-    "hand": "games/_hand.html",
-    "scores": "games/_scores.html",
-    "log": "games/_log.html",
-}
 
 
 class Renderer:
@@ -55,28 +43,15 @@ class Renderer:
         env.install_gettext_callables(  # type: ignore[attr-defined]
             django_shim.gettext, django_shim.ngettext, newstyle=True
         )
-        env.globals.update(
+        templating.install(
+            env,
             url=self.url,
             shared=self.shared,
             region=self.region,
-            ws_vals=drawing.ws_vals,
-            hand_tile=drawing.hand_tile,
-            placed_tile=drawing.placed_tile,
-            small_tile=drawing.small_tile,
-            tile_sprite=drawing.tile_sprite,
             seat_box=self.seat_box,
             log_lines=self.log_lines,
-            preset_title=lambda preset: str(PRESET_INFO[preset].title),
             settings_fields=lambda rules: (),  # the stake tables' form: none offline
-            describe_rules=describe_rules,
-        )
-        env.filters.update(
-            backs=drawing.backs,
             ms_until=lambda moment: 0,  # no clocks offline
-            seconds_until=lambda moment: 0,
-            whole_seconds=drawing.whole_seconds,
-            percent_of=drawing.percent_of,
-            capfirst=lambda text: str(text)[:1].upper() + str(text)[1:],
         )
         self.env = env
 
@@ -95,16 +70,17 @@ class Renderer:
             {**context, "language": language, **self.words()}
         )
 
-    def regions(self, tv: Any, names: tuple[str, ...] | None = None) -> dict[str, str]:
-        """The page's regions for ``tv``, by id (all of them, or those ``names``)."""
-        chosen = names or tuple(REGION_TEMPLATES)
+    def regions(self, tv: Any) -> dict[str, str]:
+        """The page's regions for ``tv`` (a view's: every one but the flash), by id."""
         context = {"tv": tv, "language": django_shim.get_language(), **self.words()}
         return {
-            name: self.env.get_template(REGION_TEMPLATES[name]).render(context) for name in chosen
+            name: self.env.get_template(template).render(context)
+            for name, template in REGIONS.items()
+            if template != FLASH
         }
 
     def flash(self, message: str, kind: str = "error") -> str:
-        return self.render("games/_flash.html", {"message": message, "kind": kind})
+        return self.render(FLASH, {"message": message, "kind": kind})
 
     # -- what the templates call ---------------------------------------------
 
@@ -124,7 +100,7 @@ class Renderer:
 
     @pass_context
     def region(self, context: Context, region: str, tv: Any) -> Markup:
-        template, values = REGIONS[region]
+        template, values = SHARED[region]
         return self._shared(template, values(tv))
 
     @pass_context

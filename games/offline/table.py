@@ -1,8 +1,8 @@
 """A match against the computer held in the browser, and the player's view of it.
 
-The view is the site's own ``games.view.parts.TableView``, built from the same parts,
-so the live templates draw it as they draw a table of the site's: the player in
-seat 0, the computer in the others.
+The view is the site's own ``TableView``, built by the same builder
+(``games.view.build``), so the live templates draw it as they draw a table of the
+site's: the player in seat 0, the computer in the others.
 """
 
 from __future__ import annotations
@@ -18,27 +18,14 @@ from games.constants import BOT_DELAY, BOT_FORCED_DELAY
 from games.engine import (
     IllegalMoveError,
     Match,
-    PlayerView,
     Rules,
     make_bot,
     parse_move,
 )
 from games.view.bot_names import bot_name
+from games.view.build import SeatFacts, build_view
 from games.view.errors import GameError, illegal_move_message
-from games.view.parts import (
-    NOBODY,
-    POSITIONS,
-    LastMove,
-    SeatInfo,
-    TableView,
-    hand_and_moves,
-    hand_summaries,
-    last_move,
-    log_lines,
-    named,
-    revealed,
-    side_scores,
-)
+from games.view.parts import TableView
 from games.view.presets import describe_rules, rules_from_fields
 
 LEVELS = ("easy", "medium", "hard")
@@ -186,80 +173,22 @@ class OfflineGame:
     # -- what the player sees -----------------------------------------------
 
     def view(self, *, mode_label: str) -> TableView:
-        rules, match = self.rules, self.match
-        you = YOU
-        names = {seat: (_("You") if seat == you else name) for seat, name in enumerate(self.names)}
-        player = match.round.view(you)
-        winners = match.winners
-        hand_number = len(match.rounds)
-        last = last_move(player, hand_number)
-        turn = player.turn if not player.over else None
-        hand, draw_move, pass_move = hand_and_moves(player)
-        results = [r.result for r in match.rounds]
-        summaries = hand_summaries(
-            (
-                (number, result.reason, ",".join(map(str, result.winners)), result.points)
-                if result is not None
-                else (number, "", "", 0)
-                for number, result in enumerate(results)
-            ),
-            names,
-            you,
-        )
-        return TableView(
-            table=OfflineTable(self.level, status="finished" if match.over else "playing"),
-            rules=rules,
+        """The player's view, built as the site builds a seat's (``games.view.build``)."""
+        seats = [
+            SeatFacts(number=seat, name=name, is_host=True)
+            if seat == YOU
+            else SeatFacts(number=seat, name=name, is_bot=True, bot_level=self.level)
+            for seat, name in enumerate(self.names)
+        ]
+        return build_view(
+            table=OfflineTable(self.level, status="finished" if self.match.over else "playing"),
+            rules=self.rules,
             version=self.version,
-            you=you,
+            match=self.match,
+            seats=seats,
+            you=YOU,
             is_host=True,
-            seats=self._seats(names, player, last),
-            hand_number=hand_number,
-            player=player,
-            hand=hand,
-            draw_move=draw_move,
-            pass_move=pass_move,
-            your_turn=bool(player.legal_moves),
-            turn_name=named((turn,), names, you) if turn is not None else NOBODY,
-            log=tuple(log_lines(player, names)),
-            scores=side_scores(rules, match, names, you),
-            result=player.result,
-            hand_winner_names=named(player.result.winners, names, you)
-            if player.result and player.result.winners
-            else NOBODY,
-            revealed=revealed(player, names),
-            hand_summaries=tuple(summaries),
-            match_over=match.over,
-            winner_names=named(winners, names, you) if winners else NOBODY,
-            you_won=you in winners,
             mode_label=mode_label,
-            last_move=last,
-        )
-
-    def _seats(
-        self, names: dict[int, str], player: PlayerView, last: LastMove | None
-    ) -> tuple[SeatInfo, ...]:
-        rules = self.rules
-        turn = player.turn if not player.over else None
-        positions = POSITIONS[rules.players]
-        return tuple(
-            SeatInfo(
-                number=seat,
-                name=names[seat],
-                is_bot=seat != YOU,
-                bot_level=self.level if seat != YOU else "",
-                is_free=False,
-                is_you=seat == YOU,
-                is_partner=rules.partnerships
-                and seat != YOU
-                and rules.side_of(seat) == rules.side_of(YOU),
-                is_host=seat == YOU,
-                tiles=player.hand_counts[seat],
-                is_turn=seat == turn,
-                position=positions[seat],
-                is_dealer=player.dealer == seat,
-                last_action=last.kind if last and last.seat == seat and last.kind != "play" else "",
-            )
-            for seat in range(rules.players)
         )
 
     def summary(self) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from games.describe import describe_rules
 from games.describe import table_mode as mode_of
 from games.engine import Rules, Tile
 from games.history.selectors import finished_games, past_games
-from games.live.markup import small_tile
 from games.models import Table
 from games.selectors import player_record
+from games.view.drawing import small_tile
 
 register = template.Library()
 

@@ -15,8 +15,8 @@ viewer at every version.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Hashable, Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from accounts.names import Who
 from games.engine import Draw, Match, Pass, Play, PlayerView, RoundResult, Rules, Tile
@@ -392,56 +392,3 @@ def hand_summaries(
         seats = tuple(int(s) for s in winners.split(",") if s)
         out.append(HandSummary(number + 1, named(seats, names, you), points, reason))
     return out
-
-
-Values = dict[str, Hashable]
-
-
-def _hand(tv: Any) -> Values:
-    # the version only when there are buttons: an unchanged hand is the same fragment
-    return {
-        "playing": tv.playing,
-        "watching": tv.watching,
-        "hand_over": tv.hand_over,
-        "your_turn": tv.your_turn,
-        "hand": tv.hand,
-        "ends": tv.move_ends,
-        "draw_move": tv.draw_move,
-        "pass_move": tv.pass_move,
-        "version": tv.move_version,
-    }
-
-
-def _board(tv: Any) -> Values:
-    # the same board for every viewer but the one to play
-    player, last = tv.player, tv.last_move
-    return {
-        "playing": tv.playing,
-        "ends": player.ends if player else None,
-        "boneyard": player.boneyard_count if player else None,
-        "draws": tv.rules.draws,
-        "hand_number": tv.hand_number,
-        "line": player.line if player else None,
-        "last_kind": last.kind if last else None,
-        "last_end": last.end if last else None,
-        "your_turn": tv.your_turn,
-        "commitment": tv.deal.commitment,
-    }
-
-
-def _scores(tv: Any) -> Values:
-    return {
-        "playing": tv.playing,
-        "scores": tv.scores,
-        "target": tv.rules.target,
-        "summaries": tv.hand_summaries,
-    }
-
-
-#: region template -> the shared fragment it is, and the values that fragment shows
-#: (from a view of the table: ``TableView``, the site's or the offline table's)
-REGIONS: dict[str, tuple[str, Callable[[Any], Values]]] = {
-    "games/_hand.html": ("games/_hand_body.html", _hand),
-    "games/_board.html": ("games/_board_body.html", _board),
-    "games/_scores.html": ("games/_score_body.html", _scores),
-}

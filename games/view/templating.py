@@ -1,12 +1,17 @@
-"""The Jinja2 environment class of the table's live templates (``templates/live/``),
-for the site (``domino_site/jinja2.py``) and the offline table alike (Django-free)."""
+"""The Jinja2 environment of the table's live templates (``templates/live/``), and the
+one table of what those templates call, for the site (``domino_site/jinja2.py``) and
+the offline table (``games/offline/render.py``) alike.  No Django."""
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
+from datetime import datetime
 from typing import Any
 
 from jinja2 import Environment
+
+from games.view import drawing
+from games.view.presets import PRESET_INFO, describe_rules
 
 
 class LiveEnvironment(Environment):
@@ -17,3 +22,53 @@ class LiveEnvironment(Environment):
         server at 200 moves/s.  Jinja2 asks for no globals to change once a template is
         loaded (set them all first)."""
         return {**self.globals, **(d or {})}
+
+
+def preset_title(preset: str) -> str:
+    """A preset's name, as the rules pages title it."""
+    return str(PRESET_INFO[preset].title)
+
+
+def capfirst(text: object) -> str:
+    """``text`` with its first letter in capitals (Django's filter of that name)."""
+    words = str(text)
+    return words[:1].upper() + words[1:]
+
+
+def install(
+    env: Environment,
+    *,
+    url: Callable[..., str],
+    shared: Callable[..., Any],
+    region: Callable[..., Any],
+    seat_box: Callable[..., Any],
+    log_lines: Callable[..., Any],
+    settings_fields: Callable[[Any], Any],
+    ms_until: Callable[[datetime | None], int],
+) -> None:
+    """Give ``env`` every global and filter the live templates call: the drawing's, and
+    those the site and the offline table answer each their own way (addresses, shared
+    fragments, the seats' boxes, the stake form's fields, clocks)."""
+    env.globals.update(
+        url=url,
+        shared=shared,
+        region=region,
+        seat_box=seat_box,
+        log_lines=log_lines,
+        settings_fields=settings_fields,
+        ws_vals=drawing.ws_vals,
+        hand_tile=drawing.hand_tile,
+        placed_tile=drawing.placed_tile,
+        small_tile=drawing.small_tile,
+        tile_sprite=drawing.tile_sprite,
+        preset_title=preset_title,
+        describe_rules=describe_rules,
+    )
+    env.filters.update(
+        ms_until=ms_until,
+        seconds_until=lambda moment: drawing.whole_seconds(ms_until(moment)),
+        backs=drawing.backs,
+        whole_seconds=drawing.whole_seconds,
+        percent_of=drawing.percent_of,
+        capfirst=capfirst,
+    )

@@ -15,11 +15,12 @@ from django.utils import translation
 from accounts.models import User
 from games import services
 from games.engine import PASS
-from games.live import consumers, fragments
-from games.live.regions import region_html
+from games.live import fragments, frames
+from games.live.fragments import region_html
 from games.models import Table
 from games.records import load_match
-from games.selectors import SeatLabel, table_view
+from games.selectors import table_view
+from games.view.parts import SeatLabel
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 
@@ -119,13 +120,14 @@ def test_a_process_keeps_so_many_fragments_and_drops_the_oldest_first(
     assert len(fragments._kept) == 3
 
 
-def _viewer(table: Table, user: User | None) -> consumers.TableConsumer:
-    """A table socket's consumer for ``user``, without a socket: to build its frames."""
-    viewer = consumers.TableConsumer()
-    viewer.table_id, viewer.user, viewer.language = table.pk, user, "en"
-    viewer.share_url, viewer.sent_regions, viewer.shown_online = "", {}, {}
-    viewer.sent_version = -1
-    return viewer
+def frame_of(
+    table: Table, user: User | None, screen: frames.Screen | None = None
+) -> tuple[str, frames.Screen]:
+    """The frame a screen of ``user``'s showing ``screen`` (nothing yet) is sent now."""
+    with translation.override("en"):
+        tv = table_view(table=table.pk, user=user, with_presence=True)
+        context = {"share_url": "", "user": user}
+        return frames.view_frame(tv, screen or frames.Screen(), language="en", context=context)
 
 
 def test_a_frames_hand_board_and_scores_are_the_pages_own(pairs_table: Table) -> None:
@@ -133,7 +135,7 @@ def test_a_frames_hand_board_and_scores_are_the_pages_own(pairs_table: Table) ->
     templates for them: both ways give the same HTML, for each player and a spectator."""
     for user in [seat_user(pairs_table, n) for n in range(4)] + [None]:
         page = screen(pairs_table, user)
-        frame, _version = _viewer(pairs_table, user)._render_view(True, None)
+        frame, _screen = frame_of(pairs_table, user)
         tv = table_view(table=pairs_table.pk, user=user)
         for region in ("games/_hand.html", "games/_board.html", "games/_scores.html"):
             html = region_html(region, tv, "en")
@@ -149,15 +151,14 @@ def test_an_unchanged_score_is_not_rendered_again_for_the_next_move(
     # here) leaves the line as it was, and the board of a player it skips unchanged.
     while load_match(pairs_table).round.legal_moves() == (PASS,):
         play_a_legal_move(pairs_table)
-    viewers = [_viewer(pairs_table, seat_user(pairs_table, n)) for n in range(4)]
-    for viewer in viewers:
-        viewer._render_view(True, None)
+    players = [seat_user(pairs_table, n) for n in range(4)]
+    screens = [frame_of(pairs_table, player)[1] for player in players]
     rendered.clear()
     play_a_legal_move(pairs_table)
-    frames = [viewer._render_view(False, None)[0] for viewer in viewers]
+    sent = [frame_of(pairs_table, p, s)[0] for p, s in zip(players, screens, strict=True)]
     assert rendered["games/_score_body.html"] == 0  # nobody scored: looked up, not sent
-    assert not any('id="scores"' in frame for frame in frames)
-    assert all('id="board"' in frame for frame in frames)  # the line moved on
+    assert not any('id="scores"' in frame for frame in sent)
+    assert all('id="board"' in frame for frame in sent)  # the line moved on
 
 
 def test_a_kept_fragment_is_found_by_its_named_tuples_and_is_not_scanned_by_the_collector(
@@ -177,9 +178,23 @@ def test_a_kept_fragment_is_found_by_its_named_tuples_and_is_not_scanned_by_the_
 
 
 def test_a_seat_renamed_during_a_hand_has_the_whole_log_sent_again(pairs_table: Table) -> None:
-    viewer = _viewer(pairs_table, seat_user(pairs_table, 0))
-    viewer._render_view(False, None)
+    _frame, screen = frame_of(pairs_table, seat_user(pairs_table, 0))
     tv = table_view(table=pairs_table.pk, user=seat_user(pairs_table, 0))
-    assert viewer._log_added(tv) == ""  # nothing new: nothing to send
+    assert frames.new_log_lines(tv, screen.log) == ()  # nothing new: nothing to send
     renamed = tv._replace(seats=tuple(s._replace(name=s.name + "!") for s in tv.seats))
-    assert viewer._log_added(renamed) is None  # the lines below the top may say the old name
+    assert frames.new_log_lines(renamed, screen.log) is None  # lines below may say the old name
+
+
+def test_a_frame_after_a_move_carries_the_new_log_line_alone(pairs_table: Table) -> None:
+    """Without a socket: the frame a screen is sent is a function of the view and of what
+    that screen shows.  After one move, the log's one new line goes on top."""
+    player = seat_user(pairs_table, 0)
+    page, screen = frame_of(pairs_table, player)
+    assert 'id="log"' in page
+    play_a_legal_move(pairs_table)
+    frame, after = frame_of(pairs_table, player, screen)
+    assert 'id="log"' not in frame and frame.count('hx-swap-oob="afterbegin:#log-events"') == 1
+    assert frame.count("<li") >= 1 and after.log is not None
+    assert after.log.lines == screen.log.lines + 1  # type: ignore[union-attr]
+    again, _same = frame_of(pairs_table, player, after)
+    assert again == ""  # nothing moved: nothing to send

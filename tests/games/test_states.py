@@ -16,11 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from deadlines.models import Deadline
 from deadlines.services import run_due
 from games import services, states, store
-from games.live import consumers
 from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from games.services import deals as service_deals
+from games.view.regions import REGIONS
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, seeded_deals, version_of
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +46,7 @@ def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(
 
 def test_the_regions_a_frame_may_carry_are_the_pages_regions() -> None:
     included = re.findall(r'{% include "(games/_\w+\.html)"', LIVE.read_text())
-    assert tuple(included) == consumers.REGIONS
+    assert tuple(included) == tuple(REGIONS.values())
 
 
 def test_a_played_move_uses_the_remembered_state_only_at_the_locked_version(

@@ -1,0 +1,93 @@
+"""The table page's regions: the one list of them, and those that are one shared
+fragment of a few of the view's values.
+
+A region is an element of the table page, swapped by its id when a frame carries it
+(htmx's out-of-band swap); its live template (``templates/live/``) draws it, for the
+page and for a frame alike.  The site's frames (``games.live.frames``) and the offline
+table's (``games.offline.app``) send only the regions whose HTML changed
+(``changed``).
+
+A shared region (hand, board, scores) is drawn from a few of the view's values, the
+same for every viewer who sees those values: a frame looks it up by them instead of
+rendering its wrapper template for each viewer (``games.live.fragments``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+#: Every region of the table page, in the page's order: its element's id -> the live
+#: template that draws it (``games/_live.html`` includes them all).
+REGIONS: dict[str, str] = {
+    "flash": "games/_flash.html",
+    "table-head": "games/_head.html",
+    "lobby": "games/_lobby.html",
+    "seats": "games/_seats.html",
+    "board": "games/_board.html",
+    "status": "games/_status.html",
+    "hand": "games/_hand.html",
+    "scores": "games/_scores.html",
+    "log": "games/_log.html",
+}
+FLASH, SEATS, LOG = REGIONS["flash"], REGIONS["seats"], REGIONS["log"]
+#: The regions a view draws (the flash region is a message, not the view).
+VIEW_REGIONS = tuple(template for template in REGIONS.values() if template != FLASH)
+
+
+def changed(now: Mapping[str, str], shown: Mapping[str, str]) -> dict[str, str]:
+    """The regions of ``now`` whose HTML differs from what the screen ``shown``."""
+    return {region: html for region, html in now.items() if shown.get(region) != html}
+
+
+Values = dict[str, Hashable]
+
+
+def _hand(tv: Any) -> Values:
+    # the version only when there are buttons: an unchanged hand is the same fragment
+    return {
+        "playing": tv.playing,
+        "watching": tv.watching,
+        "hand_over": tv.hand_over,
+        "your_turn": tv.your_turn,
+        "hand": tv.hand,
+        "ends": tv.move_ends,
+        "draw_move": tv.draw_move,
+        "pass_move": tv.pass_move,
+        "version": tv.move_version,
+    }
+
+
+def _board(tv: Any) -> Values:
+    # the same board for every viewer but the one to play
+    player, last = tv.player, tv.last_move
+    return {
+        "playing": tv.playing,
+        "ends": player.ends if player else None,
+        "boneyard": player.boneyard_count if player else None,
+        "draws": tv.rules.draws,
+        "hand_number": tv.hand_number,
+        "line": player.line if player else None,
+        "last_kind": last.kind if last else None,
+        "last_end": last.end if last else None,
+        "your_turn": tv.your_turn,
+        "commitment": tv.deal.commitment,
+    }
+
+
+def _scores(tv: Any) -> Values:
+    return {
+        "playing": tv.playing,
+        "scores": tv.scores,
+        "target": tv.rules.target,
+        "summaries": tv.hand_summaries,
+    }
+
+
+#: region template -> the shared fragment it is, and the values that fragment shows
+#: (from a view of the table: ``TableView``, the site's or the offline table's)
+SHARED: dict[str, tuple[str, Callable[[Any], Values]]] = {
+    "games/_hand.html": ("games/_hand_body.html", _hand),
+    "games/_board.html": ("games/_board_body.html", _board),
+    "games/_scores.html": ("games/_score_body.html", _scores),
+}
