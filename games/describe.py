@@ -1,12 +1,12 @@
 """A table in words, the same on every page: its mode and its settings.
 
 ``table_mode`` names how a table is played (against the computer, with friends,
-online, online with simulated players, a stake table); ``describe_rules`` says
-what is played, from the engine's own reading of the settings: with four players
-of seven tiles there is no boneyard, so the description says "block game" as the
-engine plays it, whatever the draw setting.  The waiting screen, the lobby, the
-table's title, invitations, the stake tables' list, the profile and the home
-page's games all use them.
+online, online with simulated players, a stake table); what is played is
+``games.view.presets.describe_rules`` (the engine's own reading of the settings:
+with four players of seven tiles there is no boneyard, so the description says
+"block game" as the engine plays it, whatever the draw setting).  The waiting
+screen, the lobby, the table's title, invitations, the stake tables' list, the
+profile and the home page's games all use them.
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from games.models import Table
-from games.view.presets import (
-    describe_rules as describe_rules,  # with the presets: no Django models
-)
 
 
 def mode_name(mode: str, *, stake: int = 0, fillers: int = 0) -> str:

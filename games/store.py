@@ -1,23 +1,30 @@
-"""The one door between a table's writers and the states this process keeps
-(``games.states``, lila's "game proxy" idea).
+"""The one door for every change of a table, between its writers and the states this
+process keeps (``games.states``, lila's "game proxy" idea).
 
-A writer locks the table at the version its command was decided on and gets a
-``Writing``: the locked row, and the state this process holds at that version
-when it holds one.  It plays on the private copies the ``Writing`` hands out
-(seats, match, current hand), stores its rows, and commits through the
-``Writing``: the table is saved at its next version and, after the commit, the
-state the writer built from the one it started from and what it stored is
-remembered (no read back) and the viewers are told.  What is not plainly one
-step on — the match's end, a rematch, a player leaving — is read once instead.
+A writer opens ``changing(table, version)``: the table is locked at the version its
+command was decided on (a command decided on another is refused), and the writer
+gets a ``Writing``: the locked row, and the state this process holds at that
+version when it holds one.  It plays on the private copies the ``Writing`` hands
+out (seats, match, current hand) and stores its rows.  When it is done the table
+is saved at its next version and, after the commit, its viewers are told — the
+door does it, so a change cannot forget either; a writer that changed nothing
+says so (``unchanged``).  A move, a deal or a change of seats tells the door what
+it stored, and the state it built from the one it started from is remembered (no
+read back); what is not plainly one step on — the match's end, a rematch, a
+player leaving — is read once instead.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games import states
 from games.engine import Match
@@ -25,14 +32,47 @@ from games.live import announce
 from games.models import Hand, Seat, Table
 from games.records import load_match
 from games.states import TableState
+from games.view.errors import GameError
 
 #: A deadline a writer set: (kind, due).
 Due = tuple[str, datetime]
 
 
 def locked_table(table_id: int) -> Table:
-    """The table, row-locked until the transaction ends (one writer per table)."""
+    """The table, row-locked until the transaction ends, to read it or to write rows of
+    its own that no view shows (a seed for its next deal): a change goes through
+    ``changing``."""
     return Table.objects.select_for_update().get(pk=table_id)
+
+
+def check_version(table: Table, version: int) -> None:
+    """Refuse a command decided on another version of the table: stale, or sent twice."""
+    if version != table.version:
+        raise GameError(_("The table has changed: here is the latest."), stale=True)
+
+
+@contextmanager
+def changing(
+    table_id: int,
+    version: int | None = None,
+    *,
+    move: bool = False,
+    decided_at: int | None = None,
+) -> Iterator[Writing]:
+    """The one door for a change of a table: lock it for a command decided on ``version``
+    (None: whatever it is now; another raises ``GameError``, stale), let the writer
+    change it, then save it at its next version and tell its viewers after the commit.
+    ``move``: the command records a move or raises (the lock saves the next version).
+    ``decided_at``: the version a writer read the table at, which it checks itself (the
+    worker's bot decides again when the table moved on).  Inside a transaction; an
+    exception leaves everything to its rollback."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("a table changes inside a transaction")
+    writing = lock(table_id, version if decided_at is None else decided_at, changing=move)
+    if version is not None:
+        check_version(writing.table, version)
+    yield writing
+    writing.finish()
 
 
 def lock(table_id: int, version: int | None = None, *, changing: bool = False) -> Writing:
@@ -65,6 +105,9 @@ class Writing:
     table: Table
     before: TableState | None
     next_version_saved: bool = False  # by the lock (``changing``)
+    bumped: bool = False  # saved at its next version
+    told: bool = False  # its viewers will hear of it
+    unchanged_: bool = False  # the writer changed nothing
 
     def seats(self) -> list[Seat]:
         """The seats, in order, as private copies to change and save."""
@@ -97,10 +140,39 @@ class Writing:
         return self.before.deadlines if self.before is not None else None
 
     def next_version(self, *, fields: Iterable[str] | None = None) -> None:
-        """Save the table at its next version.  ``fields``: the only others of its row
+        """Save the table at its next version, once (a writer that schedules what comes
+        next at that version saves it first).  ``fields``: the only others of its row
         that changed (none for a move inside a match); None saves them all."""
+        self.unchanged_ = False  # it changed after all
+        if self.bumped:
+            if fields is None or fields:
+                self.table.save(update_fields=fields)
+            return
         saved, self.next_version_saved = self.next_version_saved, False
         bump_version(self.table, fields=fields, version_saved=saved)
+        self.bumped = True
+
+    def unchanged(self) -> None:
+        """Nothing changed (a second click, a seat already taken): unless the writer
+        changes the table after all, it keeps its version and nobody is told."""
+        if self.bumped or self.next_version_saved:
+            raise RuntimeError("the table was saved at its next version already")
+        self.unchanged_ = True
+
+    def close(self, status: str, now: datetime) -> None:
+        """The table is over (``status``: cancelled, abandoned …): nothing more is due."""
+        self.table.status = status
+        self.table.finished_at = now
+        self.table.deadlines.all().delete()
+
+    def finish(self) -> None:
+        """The writer is done: the table at its next version, its viewers told."""
+        if self.unchanged_:
+            return
+        self.next_version()
+        if not self.told:
+            self.told = True
+            _announce(self.table)
 
     # After the write: tell the viewers, with the state built here when it is one step on.
 
@@ -133,7 +205,8 @@ class Writing:
                 invitations=(),
                 deadlines=_deadlines(before, replaced, deadline),
             )
-        announce_change(table, after)
+        self.told = True
+        _announce(table, after)
 
     def dealt(
         self,
@@ -162,7 +235,8 @@ class Writing:
                 invitations=(),
                 deadlines=_deadlines(before, replaced, deadline),
             )
-        announce_change(table, after)
+        self.told = True
+        _announce(table, after)
 
     def seats_changed(self, seats: list[Seat]) -> None:
         """Only seats changed (a player ready for the next hand, back from away)."""
@@ -170,14 +244,8 @@ class Writing:
         after = None
         if before is not None and _continues(before, table, seats):
             after = dataclasses.replace(before, table=table, seats=_with_users(seats, before))
-        announce_change(table, after)
-
-
-def table_changed(table: Table) -> None:
-    """Save the table at its next version; viewers hear of it after the commit (the
-    new state is read once then)."""
-    bump_version(table)
-    announce_change(table)
+        self.told = True
+        _announce(table, after)
 
 
 def bump_version(
@@ -191,10 +259,10 @@ def bump_version(
     table.save(update_fields=fields)  # Django skips the save of an empty list
 
 
-def announce_change(table: Table, state: TableState | None = None) -> None:
+def _announce(table: Table, state: TableState | None = None) -> None:
     """Viewers hear of the table's new version after the commit.  ``state``: the new
     state as the writer built it, remembered then instead of read back."""
-    announce.table_changed(table_id=table.pk, version=table.version, state=state)
+    announce.new_version(table_id=table.pk, version=table.version, state=state)
 
 
 def _continues(before: TableState, table: Table, seats: list[Seat]) -> bool:

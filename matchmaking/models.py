@@ -9,8 +9,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.describe import describe_rules
 from games.engine import PRESETS, Rules
+from games.view.presets import describe_rules
 
 
 def pool_key(rules: Rules) -> str:

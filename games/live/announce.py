@@ -23,7 +23,7 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def table_changed(*, table_id: int, version: int, state: states.TableState | None = None) -> None:
+def new_version(*, table_id: int, version: int, state: states.TableState | None = None) -> None:
     """Once committed, every viewer of the table re-renders its own view.
     ``state``: the table at ``version`` as its writer built it (else it is read)."""
 
@@ -32,7 +32,7 @@ def table_changed(*, table_id: int, version: int, state: states.TableState | Non
             states.remember(state)
         else:
             _prime(table_id, version)
-        send_now(table_group(table_id), {"type": "table.changed", "version": version})
+        send_now(table_group(table_id), {"type": "table.version", "version": version})
 
     transaction.on_commit(tell)
 

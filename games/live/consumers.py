@@ -184,7 +184,7 @@ class TableConsumer(ViewerConsumer):
         with translation.override(self.language):
             return str(message)
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
+    async def table_version(self, event: dict[str, Any]) -> None:
         if event["version"] > self.sent_version:
             await self.send_view(at_least=event["version"])
 

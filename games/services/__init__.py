@@ -1,4 +1,20 @@
-"""Writes: every change to a table goes through one of these functions."""
+"""Writes: every change to a table goes through one of these functions, and each of
+them through the table's one door (``games.store.changing``: the lock at the
+command's version, the next version, the viewers told after the commit).
+
+**The lock order**, everywhere (services, the deadline worker, matchmaking,
+the ledger): a player's own row (``accounts.services.lock_player``: their queue
+joins and stake sits), then a matchmaking pool's or a stake setting's row, then
+the table, its seats, invitations, tickets, the league's week row, then wallets
+and other ledger accounts (in primary-key order), then players' rows (XP).  A
+service that needs a row of a later kind locks the earlier kinds first, even
+when it only found the table through that row (``invitation_decline`` reads
+the invitation's table id without a lock, locks the table, then the
+invitation).  Two transactions taking the same rows in the same order never
+deadlock on PostgreSQL.  A deadline row is locked after its subject
+(``deadlines.services.still_due``), and nothing slow — a bot thinking — runs
+while any of these locks is held.
+"""
 
 from .deals import client_seed_add
 from .online import online_table_create

@@ -13,6 +13,7 @@ from accounts.models import User
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
 from games.models import BotLevel, Seat, Table
+from games.store import changing
 from games.view.errors import GameError
 
 from .tables import start
@@ -66,5 +67,6 @@ def online_table_create(
             for n, f in enumerate(fillers)
         ]
     )
-    start(table)
-    return table
+    with changing(table.pk) as writing:
+        start(writing)
+    return writing.table

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
-from games import signals, store
+from games import signals
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -44,10 +44,9 @@ from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
-from games.store import Writing, locked_table, table_changed
+from games.store import Writing, changing, check_version
 from games.view.errors import GameError, illegal_move_message
 
-from .common import check_version
 from .deals import deal_hand
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
@@ -228,22 +227,21 @@ def _present(seat: Seat) -> None:
 @transaction.atomic
 def move_submit(*, table_id: int, user: User, move: str, version: int) -> None:
     """A person's move, as text (``6|4L``, ``draw``, ``pass``), for the version they saw."""
-    writing = store.lock(table_id, version, changing=True)  # it records a move or raises
-    table, seats = writing.table, writing.seats()
-    seat = _your_seat(table, seats, user)
-    check_version(table, version)
-    _playing(table)
-    match = writing.match()
-    if match.round.over:
-        raise GameError(_("This hand is over."))
-    if match.round.turn != seat.number:
-        raise GameError(_("It is not your turn."))
-    try:
-        parsed = parse_move(move)
-    except ValueError:
-        raise GameError(_("That is not a move.")) from None
-    _present(seat)
-    _record(writing, match, parsed, seats=seats, seat=seat.number, actor=Actor.PERSON)
+    with changing(table_id, version, move=True) as writing:  # it records a move or raises
+        table, seats = writing.table, writing.seats()
+        seat = _your_seat(table, seats, user)
+        _playing(table)
+        match = writing.match()
+        if match.round.over:
+            raise GameError(_("This hand is over."))
+        if match.round.turn != seat.number:
+            raise GameError(_("It is not your turn."))
+        try:
+            parsed = parse_move(move)
+        except ValueError:
+            raise GameError(_("That is not a move.")) from None
+        _present(seat)
+        _record(writing, match, parsed, seats=seats, seat=seat.number, actor=Actor.PERSON)
 
 
 @transaction.atomic
@@ -251,16 +249,17 @@ def seat_back(*, table_id: int, user: User) -> None:
     """ "I'm back": an away player takes their seat back from the bot.  At any version:
     it decides nothing on the position (the stand-in may have moved since the button
     was drawn, and a refusal would only make them click again), and twice is once."""
-    table = locked_table(table_id)
-    seats = _seats(table)
-    seat = _your_seat(table, seats, user)
-    _playing(table)
-    match = load_match(table)
-    if not seat.away:
-        return
-    _present(seat)
-    table_changed(table)
-    schedule(table, match, seats)
+    with changing(table_id) as writing:
+        table = writing.table
+        seats = _seats(table)
+        seat = _your_seat(table, seats, user)
+        _playing(table)
+        if not seat.away:
+            writing.unchanged()
+            return
+        _present(seat)
+        writing.next_version()  # what comes next is due at that version
+        schedule(table, load_match(table), seats)
 
 
 def _check_friends_host(table: Table, user: User) -> None:
@@ -272,33 +271,32 @@ def _check_friends_host(table: Table, user: User) -> None:
 def seat_hand_to_bot(*, table_id: int, by: User, seat_number: int, version: int) -> None:
     """The host hands an absent friend's seat to the computer; the friend takes
     it back with "I'm back" or any move, as after timeouts."""
-    table = locked_table(table_id)
-    _check_friends_host(table, by)
-    check_version(table, version)
-    _playing(table)
-    match, seats = load_match(table), _seats(table)
-    seat = next((s for s in seats if s.number == seat_number), None)
-    if seat is None or seat.user_id is None or seat.user_id == by.pk:
-        raise GameError(_("Choose the seat of another player."))
-    if seat.away:
-        return
-    seat.away = True
-    seat.save(update_fields=["away"])
-    table_changed(table)
-    schedule(table, match, seats)
+    with changing(table_id) as writing:
+        table = writing.table
+        _check_friends_host(table, by)
+        check_version(table, version)
+        _playing(table)
+        seats = _seats(table)
+        seat = next((s for s in seats if s.number == seat_number), None)
+        if seat is None or seat.user_id is None or seat.user_id == by.pk:
+            raise GameError(_("Choose the seat of another player."))
+        if seat.away:
+            writing.unchanged()
+            return
+        seat.away = True
+        seat.save(update_fields=["away"])
+        writing.next_version()  # what comes next is due at that version
+        schedule(table, load_match(table), seats)
 
 
 @transaction.atomic
 def table_end(*, table_id: int, by: User, version: int) -> None:
     """The host ends a game with friends before its end: nobody wins it."""
-    table = locked_table(table_id)
-    _check_friends_host(table, by)
-    check_version(table, version)
-    _playing(table)
-    table.status = Table.Status.ABANDONED
-    table.finished_at = timezone.now()
-    table.deadlines.all().delete()
-    table_changed(table)
+    with changing(table_id) as writing:
+        _check_friends_host(writing.table, by)
+        check_version(writing.table, version)
+        _playing(writing.table)
+        writing.close(Table.Status.ABANDONED, timezone.now())
 
 
 @transaction.atomic
@@ -309,7 +307,11 @@ def game_leave(*, table_id: int, user: User) -> None:
     The host who leaves hands hosting to the first person still seated; the last
     person to leave ends the game, nobody winning it.  No version: leaving means the
     same at any version (a dialog's confirmation would often be a version late)."""
-    writing = store.lock(table_id)
+    with changing(table_id) as writing:
+        _leave(writing, user)
+
+
+def _leave(writing: Writing, user: User) -> None:
     table = writing.table
     if table.mode != Table.Mode.FRIENDS:
         raise GameError(_("Only a game with friends can be left this way."))
@@ -324,10 +326,7 @@ def game_leave(*, table_id: int, user: User) -> None:
     seat.save()
     people = [s.user_id for s in seats if s.user_id is not None]
     if not people:  # nobody left to play with
-        table.status = Table.Status.ABANDONED
-        table.finished_at = timezone.now()
-        table.deadlines.all().delete()
-        table_changed(table)
+        writing.close(Table.Status.ABANDONED, timezone.now())
         return
     if table.host_id == user.pk:
         table.host_id = people[0]
@@ -335,7 +334,7 @@ def game_leave(*, table_id: int, user: User) -> None:
     if match.round.over and not any(_waits_for(s) for s in seats):
         _deal_next(writing, match, seats)  # everyone else was ready: no need to wait
         return
-    table_changed(table)
+    writing.next_version()  # what comes next is due at that version
     if not match.round.over:  # a hand over keeps its countdown to the next one
         schedule(table, match, seats)
 
@@ -351,14 +350,11 @@ def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
     )
     closed = 0
     for table_id in list(stale):
-        with transaction.atomic():
-            table = locked_table(table_id)
-            if table.status != Table.Status.PLAYING:
+        with transaction.atomic(), changing(table_id) as writing:
+            if writing.table.status != Table.Status.PLAYING:
+                writing.unchanged()
                 continue
-            table.status = Table.Status.ABANDONED
-            table.finished_at = now
-            table.deadlines.all().delete()
-            table_changed(table)
+            writing.close(Table.Status.ABANDONED, now)
             closed += 1
     return closed
 
@@ -388,23 +384,22 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
     """A seated player is ready for the next hand; it is dealt once every person
     at the table is (or when the countdown ends), so nobody's result is wiped
     off their screen while they read it."""
-    writing = store.lock(table_id, version)
-    table, seats = writing.table, writing.seats()
-    seat = _your_seat(table, seats, user)
-    check_version(table, version)
-    _playing(table)
-    match = writing.match()
-    if not match.round.over:
-        raise GameError(_("This hand is still being played."))
-    _present(seat)
-    if not seat.ready:
-        seat.ready = True
-        seat.save(update_fields=["ready"])
-    if any(_waits_for(s) for s in seats):
-        writing.next_version(fields=())  # the others see who is ready
-        writing.seats_changed(seats)
-        return
-    _deal_next(writing, match, seats)
+    with changing(table_id, version) as writing:
+        table, seats = writing.table, writing.seats()
+        seat = _your_seat(table, seats, user)
+        _playing(table)
+        match = writing.match()
+        if not match.round.over:
+            raise GameError(_("This hand is still being played."))
+        _present(seat)
+        if not seat.ready:
+            seat.ready = True
+            seat.save(update_fields=["ready"])
+        if any(_waits_for(s) for s in seats):
+            writing.next_version(fields=())  # the others see who is ready
+            writing.seats_changed(seats)
+            return
+        _deal_next(writing, match, seats)
 
 
 def stand_in_choice(match: Match, seat: Seat) -> Move:
@@ -461,17 +456,19 @@ def advance_table(claimed: Deadline, now: datetime) -> bool:
     assert claimed.table_id is not None
     for _attempt in range(3):
         plan = _plan(claimed.table_id)
-        with transaction.atomic():
-            # the plan read the table at its version: locked without reading it again
-            writing = store.lock(claimed.table_id, plan.version)
+        # the plan read the table at its version: locked without reading it again
+        with transaction.atomic(), changing(claimed.table_id, decided_at=plan.version) as writing:
             table = writing.table
             deadline = still_due(claimed)
             if deadline is None:
+                writing.unchanged()
                 return False  # applied or replaced meanwhile
             if table.version != plan.version:
+                writing.unchanged()
                 continue  # the table moved on while the bot thought: decide again
             if plan.nothing:
                 deadline.delete()
+                writing.unchanged()
                 return False
             assert plan.match is not None and plan.seats is not None
             if plan.move is None:

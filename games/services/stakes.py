@@ -44,10 +44,9 @@ from games.engine import Rules
 from games.escrow import StakedElsewhere, escrow
 from games.kinds import STAKE_FILL
 from games.models import Seat, StakeSetting, StakeSit, Table
-from games.store import locked_table, table_changed
+from games.store import Writing, changing, check_version, locked_table
 from games.view.errors import GameError
 
-from .common import check_version
 from .tables import start
 
 
@@ -55,8 +54,8 @@ def _same_settings(rules: Rules, stake: int) -> dict[str, Any]:
     return {"mode": Table.Mode.ONLINE, "stake": stake, **Table.rules_fields(rules)}
 
 
-def _open_table(user: User, rules: Rules, stake: int) -> Table:
-    """The oldest open table for these settings with a free seat, locked; or a new one."""
+def _open_table(user: User, rules: Rules, stake: int) -> int:
+    """The oldest open table for these settings with a free seat (locked), or a new one."""
     candidates = (
         Table.objects.filter(status=Table.Status.WAITING, **_same_settings(rules, stake))
         .filter(seats__user__isnull=True)
@@ -67,7 +66,7 @@ def _open_table(user: User, rules: Rules, stake: int) -> Table:
     for table_id in candidates[:5]:
         table = locked_table(table_id)
         if table.status == Table.Status.WAITING and table.seats.filter(user=None).exists():
-            return table
+            return table.pk
     table = Table.objects.create(
         host=user, turn_seconds=ONLINE_TURN_SECONDS, **_same_settings(rules, stake)
     )
@@ -78,7 +77,7 @@ def _open_table(user: User, rules: Rules, stake: int) -> Table:
         table=table,
         version=table.version,
     )
-    return locked_table(table.pk)
+    return table.pk
 
 
 class AlreadySeated(GameError):
@@ -133,28 +132,33 @@ def stake_table_sit(
     if held is not None:
         raise AlreadySeated(Table.objects.get(pk=held))
     _lock_setting(setting)
-    table = _open_table(user, rules, stake)
-    seat = table.seats.filter(user=None).order_by("number").first()
-    assert seat is not None
-    seat.user, seat.joined_at = user, timezone.now()
-    seat.save()
-    try:  # short of coins, or staked elsewhere: all rolls back
-        coins.stake(table=table, seat=seat.number, user=user, amount=stake)
-    except StakedElsewhere as error:
-        raise AlreadySeated(Table.objects.get(pk=error.table_id)) from None
-    if token is not None:
-        StakeSit.objects.create(token=token, user=user, table=table, setting=setting)
-    table_changed(table)
-    if not table.seats.filter(user=None).exists():
-        table.deadlines.filter(kind=STAKE_FILL).delete()
-        start(table)
+    with changing(_open_table(user, rules, stake)) as writing:
+        table = writing.table
+        seat = table.seats.filter(user=None).order_by("number").first()
+        assert seat is not None
+        seat.user, seat.joined_at = user, timezone.now()
+        seat.save()
+        try:  # short of coins, or staked elsewhere: all rolls back
+            coins.stake(table=table, seat=seat.number, user=user, amount=stake)
+        except StakedElsewhere as error:
+            raise AlreadySeated(Table.objects.get(pk=error.table_id)) from None
+        if token is not None:
+            StakeSit.objects.create(token=token, user=user, table=table, setting=setting)
+        if not table.seats.filter(user=None).exists():
+            table.deadlines.filter(kind=STAKE_FILL).delete()
+            start(writing)
     return table
 
 
 @transaction.atomic
 def stake_table_leave(*, table_id: int, user: User, version: int) -> None:
     """Stand up before the game starts: the stake comes back at once."""
-    table = locked_table(table_id)
+    with changing(table_id) as writing:
+        _stand_up(writing, user, version)
+
+
+def _stand_up(writing: Writing, user: User, version: int) -> None:
+    table = writing.table
     if not table.stake:
         raise GameError(_("This is not a stake table."))
     seat = table.seats.filter(user=user).first()
@@ -171,31 +175,26 @@ def stake_table_leave(*, table_id: int, user: User, version: int) -> None:
     seat.save()
     escrow().refund(table=table, seat=seat.number)
     if not table.seats.exclude(user=None).exists():
-        _cancel(table)
-    table_changed(table)
+        _cancel(writing)
 
 
-def _cancel(table: Table) -> None:
-    table.status = Table.Status.CANCELLED
-    table.finished_at = timezone.now()
-    table.deadlines.all().delete()
-    escrow().refund_all(table=table)
+def _cancel(writing: Writing) -> None:
+    writing.close(Table.Status.CANCELLED, timezone.now())
+    escrow().refund_all(table=writing.table)
 
 
 @handles(STAKE_FILL)
 def stake_table_expire(claimed: Deadline, now: datetime) -> bool:
     """Nobody came in time: the table is cancelled and every stake refunded, once."""
     assert claimed.table_id is not None
-    with transaction.atomic():
-        table = locked_table(claimed.table_id)
+    with transaction.atomic(), changing(claimed.table_id) as writing:
         deadline = still_due(claimed)
-        if deadline is None:
+        if deadline is None or writing.table.status != Table.Status.WAITING:
+            if deadline is not None:
+                deadline.delete()
+            writing.unchanged()
             return False
-        deadline.delete()
-        if table.status != Table.Status.WAITING:
-            return False
-        _cancel(table)
-        table_changed(table)
+        _cancel(writing)  # the deadline goes with the table's others
         return True
 
 

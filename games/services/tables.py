@@ -16,11 +16,10 @@ from games.constants import DEFAULT_BOT_LEVEL, TURN_CLOCK_CHOICES
 from games.engine import Match, Rules
 from games.live import announce
 from games.models import BotLevel, Invitation, Seat, Table
-from games.store import locked_table, table_changed
+from games.store import Writing, changing
 from games.view.bot_names import bot_name
 from games.view.errors import GameError
 
-from .common import check_version
 from .deals import deal_hand
 from .play import schedule
 
@@ -88,7 +87,9 @@ def table_create(
             joined_at=now if number == 0 or mode == Table.Mode.COMPUTER else None,
         )
     if mode == Table.Mode.COMPUTER:
-        start(table)
+        with changing(table.pk) as writing:
+            start(writing)
+        return writing.table
     return table
 
 
@@ -98,18 +99,20 @@ def table_join(
 ) -> Seat | None:
     """Take a free seat (the first one unless asked); None when the table is full,
     to watch instead.  Sitting again where you already sit changes nothing."""
-    table = locked_table(table_id)
-    check_version(table, version)
-    if not table.seats.filter(user=user).exists():
-        _check_no_stake(table)
-    return _take_seat(table, user, seat_number)
+    with changing(table_id, version) as writing:
+        if not writing.table.seats.filter(user=user).exists():
+            _check_no_stake(writing.table)
+        return _take_seat(writing, user, seat_number)
 
 
-def _take_seat(table: Table, user: User, seat_number: int | None = None) -> Seat | None:
-    """``table_join`` on a table already locked."""
+def _take_seat(writing: Writing, user: User, seat_number: int | None = None) -> Seat | None:
+    """``table_join`` on a table already locked (None: full, or sitting there already
+    and nothing changed)."""
+    table = writing.table
     seats = list(table.seats.all())
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is not None:
+        writing.unchanged()
         return mine
     _check_waiting(table)
     free = [s for s in seats if s.is_free]
@@ -118,6 +121,7 @@ def _take_seat(table: Table, user: User, seat_number: int | None = None) -> Seat
         if not free:
             raise GameError(_("That seat is taken."))
     if not free:
+        writing.unchanged()
         return None
     seat = free[0]
     seat.user = user
@@ -127,33 +131,34 @@ def _take_seat(table: Table, user: User, seat_number: int | None = None) -> Seat
         status=Invitation.Status.ACCEPTED
     ):
         header.changed([user.pk])
-    table_changed(table)
     return seat
 
 
 @transaction.atomic
 def table_leave(*, table_id: int, user: User, version: int) -> None:
     """Leave a seat before the game starts (the host cancels the table instead)."""
-    table = locked_table(table_id)
-    check_version(table, version)
-    _check_no_stake(table)
-    _check_waiting(table)
-    if table.host_id == user.pk:
-        raise GameError(_("The host cannot leave: cancel the table instead."))
-    seat = table.seats.filter(user=user).first()
-    if seat is None:
-        raise GameError(_("You are not sitting at this table."))
-    seat.user = None
-    seat.joined_at = None
-    seat.save()
-    table_changed(table)
+    with changing(table_id, version) as writing:
+        table = writing.table
+        _check_no_stake(table)
+        _check_waiting(table)
+        if table.host_id == user.pk:
+            raise GameError(_("The host cannot leave: cancel the table instead."))
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise GameError(_("You are not sitting at this table."))
+        seat.user = None
+        seat.joined_at = None
+        seat.save()
 
 
 @transaction.atomic
 def table_swap_seats(*, table_id: int, by: User, a: int, b: int, version: int) -> None:
     """The host arranges the seats (who partners whom in 4-player games)."""
-    table = locked_table(table_id)
-    check_version(table, version)
+    with changing(table_id, version) as writing:
+        _swap(writing.table, by, a, b)
+
+
+def _swap(table: Table, by: User, a: int, b: int) -> None:
     _check_host(table, by)
     _check_waiting(table)
     seats = {s.number: s for s in table.seats.all()}
@@ -175,14 +180,16 @@ def table_swap_seats(*, table_id: int, by: User, a: int, b: int, version: int) -
     second.save()
     first.user_id = parked_user
     first.save()
-    table_changed(table)
 
 
 @transaction.atomic
 def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str, version: int) -> None:
     """The host puts a bot on a free seat, changes its level, or ('' level) removes it."""
-    table = locked_table(table_id)
-    check_version(table, version)
+    with changing(table_id, version) as writing:
+        _set_bot(writing.table, by, seat_number, level)
+
+
+def _set_bot(table: Table, by: User, seat_number: int, level: str) -> None:
     _check_host(table, by)
     _check_waiting(table)
     if level:
@@ -196,14 +203,16 @@ def table_set_bot(*, table_id: int, by: User, seat_number: int, level: str, vers
     seat.bot_level = level
     seat.joined_at = timezone.now() if level else None
     seat.save()
-    table_changed(table)
 
 
 @transaction.atomic
 def table_fill_with_bots(*, table_id: int, by: User, level: str, version: int) -> None:
     """The host fills every empty seat with bots of one level."""
-    table = locked_table(table_id)
-    check_version(table, version)
+    with changing(table_id, version) as writing:
+        _fill(writing.table, by, level)
+
+
+def _fill(table: Table, by: User, level: str) -> None:
     _check_host(table, by)
     _check_waiting(table)
     _check_bot_level(level)
@@ -216,23 +225,23 @@ def table_fill_with_bots(*, table_id: int, by: User, level: str, version: int) -
         names.append(bot_name(level, taken=names))
         seat.bot_level, seat.bot_name, seat.joined_at = level, names[-1], timezone.now()
         seat.save(update_fields=["bot_level", "bot_name", "joined_at"])
-    table_changed(table)
 
 
 @transaction.atomic
 def table_start(*, table_id: int, by: User, version: int) -> None:
     """The host starts the game once every seat has a player or a bot."""
-    table = locked_table(table_id)
-    check_version(table, version)
-    _check_host(table, by)
-    _check_waiting(table)
-    if any(s.is_free for s in table.seats.all()):
-        raise GameError(_("Every seat needs a player or a bot before the game starts."))
-    start(table)
+    with changing(table_id, version) as writing:
+        table = writing.table
+        _check_host(table, by)
+        _check_waiting(table)
+        if any(s.is_free for s in table.seats.all()):
+            raise GameError(_("Every seat needs a player or a bot before the game starts."))
+        start(writing)
 
 
-def start(table: Table) -> None:
-    """Deal the first hand (call under the table's lock)."""
+def start(writing: Writing) -> None:
+    """Deal the first hand (inside the table's door)."""
+    table = writing.table
     rules = table.rules
     first, hand = deal_hand(
         table, rules, number=0, dealer=secrets.randbelow(table.players), opener=None
@@ -241,7 +250,7 @@ def start(table: Table) -> None:
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     _invitations_closed(table)
-    table_changed(table)
+    writing.next_version()  # what comes next is due at that version
     schedule(table, match, list(table.seats.order_by("number")), dealt=hand.created_at)
 
 
@@ -252,12 +261,18 @@ def table_rematch(*, table_id: int, by: User) -> Table:
     The first to ask opens it; with friends, everyone who asks sits again in the
     seat they had (bots keep theirs), and it starts by itself once all the
     players are back — or the host fills the empty seats with bots."""
-    table = locked_table(table_id)
+    with changing(table_id) as writing:
+        return _rematch(writing, by)
+
+
+def _rematch(writing: Writing, by: User) -> Table:
+    table = writing.table
     if table.status != Table.Status.FINISHED:
         raise GameError(_("The game is not over yet."))
     old_seats = list(table.seats.order_by("number"))
     mine = next((s for s in old_seats if s.user_id == by.pk), None)
     if table.rematch is not None:
+        writing.unchanged()  # the rematch is, not this table
         if table.mode == Table.Mode.FRIENDS and mine is not None:
             _rejoin(table.rematch.pk, by, mine.number, old_seats)
         return table.rematch
@@ -273,10 +288,10 @@ def table_rematch(*, table_id: int, by: User) -> Table:
         turn_seconds=table.turn_seconds,
     )
     if table.mode == Table.Mode.FRIENDS:
-        _same_company(rematch, old_seats, host_seat=mine.number)
-        _start_if_all_back(rematch, old_seats)
+        with changing(rematch.pk) as opened:
+            _same_company(rematch, old_seats, host_seat=mine.number)
+            _start_if_all_back(opened, old_seats)
     table.rematch = rematch
-    table_changed(table)
     return rematch
 
 
@@ -300,36 +315,40 @@ def _same_company(rematch: Table, old_seats: list[Seat], *, host_seat: int) -> N
 def _rejoin(rematch_id: int, user: User, number: int, old_seats: list[Seat]) -> None:
     """Sit ``user`` in their old seat at the rematch; start it when all are back.
     (Lock order: the old table, then the rematch, always in that order.)"""
-    rematch = locked_table(rematch_id)
-    if rematch.status != Table.Status.WAITING:
-        return
-    seats = {s.number: s for s in rematch.seats.all()}
-    if seats[number].is_free:
-        _take_seat(rematch, user, number)
-    elif seats[number].user_id != user.pk and not any(s.user_id == user.pk for s in seats.values()):
-        _take_seat(rematch, user)  # someone took their seat: any free one
-    _start_if_all_back(rematch, old_seats)
+    with changing(rematch_id) as writing:
+        rematch = writing.table
+        if rematch.status != Table.Status.WAITING:
+            writing.unchanged()
+            return
+        seats = {s.number: s for s in rematch.seats.all()}
+        mine = any(s.user_id == user.pk for s in seats.values())
+        if seats[number].is_free:
+            _take_seat(writing, user, number)
+        elif not mine:
+            _take_seat(writing, user)  # someone took their seat: any free one
+        else:
+            writing.unchanged()
+            return
+        _start_if_all_back(writing, old_seats)
 
 
-def _start_if_all_back(rematch: Table, old_seats: list[Seat]) -> None:
-    seats = list(rematch.seats.all())
+def _start_if_all_back(writing: Writing, old_seats: list[Seat]) -> None:
+    seats = list(writing.table.seats.all())
     players = {s.user_id for s in old_seats if s.user_id is not None}
     seated = {s.user_id for s in seats if s.user_id is not None}
     if players <= seated and not any(s.is_free for s in seats):
-        start(rematch)
+        start(writing)
 
 
 @transaction.atomic
 def table_cancel(*, table_id: int, by: User, version: int) -> None:
     """The host closes a table nobody has started playing."""
-    table = locked_table(table_id)
-    check_version(table, version)
-    _check_host(table, by)
-    _check_waiting(table)
-    table.status = Table.Status.CANCELLED
-    table.finished_at = timezone.now()
-    _invitations_closed(table)
-    table_changed(table)
+    with changing(table_id, version) as writing:
+        table = writing.table
+        _check_host(table, by)
+        _check_waiting(table)
+        writing.close(Table.Status.CANCELLED, timezone.now())
+        _invitations_closed(table)
 
 
 def _invitations_closed(table: Table) -> None:
@@ -342,8 +361,11 @@ def _invitations_closed(table: Table) -> None:
 @transaction.atomic
 def table_invite(*, table_id: int, by: User, username: str, version: int) -> Invitation:
     """Invite a registered player by username; they are told at once."""
-    table = locked_table(table_id)
-    check_version(table, version)
+    with changing(table_id, version) as writing:
+        return _invite(writing.table, by, username)
+
+
+def _invite(table: Table, by: User, username: str) -> Invitation:
     if not table.seats.filter(user=by).exists():
         raise GameError(_("Only players at the table can invite."))
     _check_waiting(table)
@@ -371,7 +393,6 @@ def table_invite(*, table_id: int, by: User, username: str, version: int) -> Inv
         ) from None
     announce.user_invited(user_id=invitee.pk)
     header.changed([invitee.pk])
-    table_changed(table)
     return invitation
 
 
@@ -403,25 +424,27 @@ def _locked_invitation(invitation_id: int, user: User, table: Table) -> Invitati
 def invitation_accept(*, invitation_id: int, user: User) -> Seat | None:
     """The invitee takes a seat (None when the table is full: they watch).
     Only a pending invitation can be accepted; accepting twice changes nothing."""
-    table = locked_table(_invitation_table_id(invitation_id, user))
-    invitation = _locked_invitation(invitation_id, user, table)
-    if invitation.status == Invitation.Status.DECLINED:
-        raise GameError(_("You declined this invitation."))
-    if invitation.status == Invitation.Status.ACCEPTED:
-        seat = table.seats.filter(user=user).first()
-        if seat is None:
-            raise GameError(_("You have already answered this invitation."))
-        return seat
-    return _take_seat(table, user)
+    with changing(_invitation_table_id(invitation_id, user)) as writing:
+        invitation = _locked_invitation(invitation_id, user, writing.table)
+        if invitation.status == Invitation.Status.DECLINED:
+            raise GameError(_("You declined this invitation."))
+        if invitation.status == Invitation.Status.ACCEPTED:
+            seat = writing.table.seats.filter(user=user).first()
+            if seat is None:
+                raise GameError(_("You have already answered this invitation."))
+            writing.unchanged()
+            return seat
+        return _take_seat(writing, user)
 
 
 @transaction.atomic
 def invitation_decline(*, invitation_id: int, user: User) -> None:
     """The invitee says no; the host sees it."""
-    table = locked_table(_invitation_table_id(invitation_id, user))
-    invitation = _locked_invitation(invitation_id, user, table)
-    if invitation.status == Invitation.Status.PENDING:
+    with changing(_invitation_table_id(invitation_id, user)) as writing:
+        invitation = _locked_invitation(invitation_id, user, writing.table)
+        if invitation.status != Invitation.Status.PENDING:
+            writing.unchanged()
+            return
         invitation.status = Invitation.Status.DECLINED
         invitation.save()
         header.changed([user.pk])
-        table_changed(table)

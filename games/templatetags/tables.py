@@ -11,13 +11,13 @@ from django import template
 from django.utils.safestring import SafeString
 
 from accounts.models import User
-from games.describe import describe_rules
 from games.describe import table_mode as mode_of
 from games.engine import Rules, Tile
 from games.history.selectors import finished_games, past_games
 from games.models import Table
 from games.selectors import player_record
 from games.view.drawing import small_tile
+from games.view.presets import describe_rules
 
 register = template.Library()
 

@@ -18,10 +18,9 @@ from django.utils import translation
 
 from accounts.models import User
 from games import services
-from games.describe import describe_rules
 from games.engine import PRESETS, Draw, Round, Rules, offered_tables
 from games.models import Table
-from games.view.presets import PRESET_INFO
+from games.view.presets import PRESET_INFO, describe_rules
 
 
 def a_hand_ever_offers_a_draw(rules: Rules, seed: int) -> bool:

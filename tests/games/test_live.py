@@ -27,7 +27,7 @@ def test_a_commands_messages_wait_for_its_consumer_to_send_them(
         version = version_of(friends_table)
         assert sent == []  # the database thread did not wait for the event loop
         assert told.take() == [
-            (announce.table_group(friends_table.pk), {"type": "table.changed", "version": version})
+            (announce.table_group(friends_table.pk), {"type": "table.version", "version": version})
         ]
         # the consumer took them (or stopped waiting): what is committed now goes at once
         play_a_legal_move(friends_table)

@@ -21,7 +21,7 @@ async def test_a_group_send_reaches_every_member_in_order() -> None:
     for channel in members:
         await layer.group_add("table-1", channel)
     for n in range(3):
-        await layer.group_send("table-1", {"type": "table.changed", "version": n})
+        await layer.group_send("table-1", {"type": "table.version", "version": n})
     for channel in members:
         got = [(await layer.receive(channel))["version"] for _ in range(3)]
         assert got == [0, 1, 2]
@@ -50,8 +50,8 @@ async def test_a_group_send_reaches_a_member_already_waiting_and_skips_a_full_on
     await layer.group_add("table-1", full)
     listener = asyncio.ensure_future(layer.receive(waiting))
     await asyncio.sleep(0)  # the consumer listens before anything is sent
-    await layer.send(full, {"type": "table.changed", "version": 0})
-    await layer.group_send("table-1", {"type": "table.changed", "version": 1})
+    await layer.send(full, {"type": "table.version", "version": 0})
+    await layer.group_send("table-1", {"type": "table.version", "version": 1})
     assert (await listener)["version"] == 1
     assert (await layer.receive(full))["version"] == 0  # the second did not fit
 

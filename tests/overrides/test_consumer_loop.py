@@ -75,7 +75,7 @@ async def test_a_failing_handler_ends_the_consumer_and_stops_its_other_source() 
     with pytest.raises(ValueError, match="a handler's bug"):
         await dispatch_in_turn([socket.get, layer.get], dispatch)
     # The layer's wait was cancelled: a message sent now is left for nobody to take.
-    layer.put_nowait({"type": "table.changed"})
+    layer.put_nowait({"type": "table.version"})
     await asyncio.sleep(0)
     assert layer.qsize() == 1
 
