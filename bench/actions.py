@@ -69,7 +69,7 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
     from games.models import Table
     from games.selectors import table_view
     from games.services import table_create, table_join, table_start
-    from realtime import live as realtime_live
+    from realtime import announce as realtime_announce
     from tests.fixtures import version_of
 
     def frame_of(table_id: int, viewer: list[Any], at_least: int | None) -> tuple[str, Any]:
@@ -122,9 +122,9 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
             move = rng.choice(current.legal_moves())
             data = {"action": "move", "move": str(move), "version": state.version}
             player = players[current.turn]
-        told = realtime_live.Told()
+        told = realtime_announce.Told()
         start = time.perf_counter()
-        with realtime_live.collecting(told):
+        with realtime_announce.collecting(told):
             dispatch(table_id=table_id, user=player, data=data)
         command_ms.append((time.perf_counter() - start) * 1000)
         version = told.take()[-1][1]["version"]

@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the table's live regions (``templates/live/``).
+"""The Jinja2 environment of the table's live regions (``templates/regions/``).
 
 A table's regions are rendered for every viewer at every version, so they use the
 faster of Django's two template engines (its translations looked up once per render:
@@ -21,7 +21,7 @@ from jinja2 import Environment, Undefined
 from games.forms import TableForm
 from games.live import fragments, markup
 from games.view import templating
-from games.view.templating import LiveEnvironment
+from games.view.templating import RegionsEnvironment
 
 
 def url(name: str, *args: object) -> str:
@@ -40,7 +40,7 @@ def environment(**options: Any) -> Environment:
     # A missing value renders as "", as in a Django template, in debug too (Django
     # would pick DebugUndefined, which prints the expression).
     options["undefined"] = Undefined
-    env = LiveEnvironment(extensions=["jinja2.ext.i18n"], **options)
+    env = RegionsEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     templating.install(
         env,

@@ -99,7 +99,7 @@ TEMPLATES = [
         # The table's live regions: rendered for every viewer at every version, so
         # with the faster engine (domino_site/jinja2.py).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "live"],
+        "DIRS": [BASE_DIR / "templates" / "regions"],
         "APP_DIRS": False,
         "OPTIONS": {"environment": "domino_site.jinja2.environment"},
     },

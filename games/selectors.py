@@ -183,11 +183,6 @@ def _games_in_progress(user_id: int) -> QuerySet[Table]:
     )
 
 
-def games_in_progress(*, user: User) -> QuerySet[Table]:
-    """Tables where ``user`` sits that are waiting or being played: to rejoin."""
-    return _games_in_progress(user.pk)
-
-
 @dataclass(frozen=True)
 class GameCard:
     """A game of the player's to go back to, as the home page lists it."""

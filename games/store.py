@@ -169,7 +169,8 @@ class Writing:
         """The writer is done: the table at its next version, its viewers told."""
         if self.unchanged_:
             return
-        self.next_version()
+        if not self.bumped:
+            self.next_version()
         if not self.told:
             self.told = True
             _announce(self.table)
@@ -278,8 +279,8 @@ def _continues(before: TableState, table: Table, seats: list[Seat]) -> bool:
 
 def _with_users(seats: list[Seat], before: TableState) -> tuple[Seat, ...]:
     for seat, earlier in zip(seats, before.seats, strict=True):
-        if seat.user_id is not None and not Seat.user.is_cached(seat):
-            seat.user = earlier.user  # the same player: no query for their name
+        if seat.user_id is not None and seat.user_id == earlier.user_id:
+            seat.user = earlier.user  # the same player, read with the state: no query
     return tuple(seats)
 
 

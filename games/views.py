@@ -110,8 +110,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     tv = table_view(table=table_id, user=viewer(request), at_least=version)
     share_url = request.build_absolute_uri(reverse("table", args=[tv.table.code]))
     context = {"tv": tv, "share_url": share_url, "user": request.user}
-    live = fragments.render("games/_live.html", context, request=request)
-    return render(request, "games/table.html", {"tv": tv, "live": mark_safe(live)})
+    regions = fragments.render("games/_live.html", context, request=request)
+    return render(request, "games/table.html", {"tv": tv, "regions": mark_safe(regions)})
 
 
 def _go_to_table(request: HtmxRequest, table: Table) -> HttpResponse:

@@ -12,7 +12,7 @@ from realtime.consumers import ViewerConsumer
 from realtime.slots import Claim
 
 from . import presence
-from .live import pool_group, queue_group
+from .announce import pool_group, queue_group
 from .selectors import queue_state
 from .services import screens_closed
 

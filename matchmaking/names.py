@@ -9,10 +9,9 @@ wider range at each round: a fill always finds its names.
 
 from __future__ import annotations
 
-import itertools
 import random
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from accounts.models import User
 from accounts.usernames import username_key
@@ -44,7 +43,7 @@ PLACES: tuple[str, ...] = (
 YEARS = range(1950, 2006)
 
 #: The ways a first name is combined, and how often in a hundred names; every
-#: field comes from ``_PARTS``.
+#: field comes from ``PARTS``.
 STYLES: dict[str, int] = {
     "{first}.{surname}": 25,  # luca.ferri, Marco.Rossi
     "{first}_{surname}": 20,  # fra_bianchi, Davide_Bruno
@@ -54,7 +53,7 @@ STYLES: dict[str, int] = {
     "{first}.{initial}": 7,  # giorgio.m
     "{First}Domino": 3,  # SaraDomino
 }
-_PARTS: dict[str, tuple[str, ...]] = {
+PARTS: dict[str, tuple[str, ...]] = {
     "first": FIRST_NAMES,
     "First": tuple(f.capitalize() for f in FIRST_NAMES),
     "surname": SURNAMES,
@@ -90,19 +89,11 @@ def filler_names(count: int, *, rng: random.Random | None = None) -> list[str]:
     raise RuntimeError("not enough free names for simulated players")
 
 
-def base_names() -> Iterator[str]:
-    """Every name the styles make before a number is added (capitals aside)."""
-    for style in STYLES:
-        fields = _fields(style)
-        for values in itertools.product(*(_PARTS[f] for f in fields)):
-            yield style.format(**dict(zip(fields, values, strict=True)))
-
-
 def _drawn(rng: random.Random, *, numbered_below: int) -> str:
     """One name at random; with a number from 2 to below ``numbered_below`` added, if any."""
     [style] = rng.choices(tuple(STYLES), weights=tuple(STYLES.values()))
-    fields = _fields(style)
-    name = style.format(**{f: rng.choice(_PARTS[f]) for f in fields})
+    fields = fields_of(style)
+    name = style.format(**{f: rng.choice(PARTS[f]) for f in fields})
     if "surname" in fields and rng.random() < CAPITALISED:
         name = name.title()  # davide_bruno -> Davide_Bruno
     if numbered_below > 2:
@@ -111,7 +102,8 @@ def _drawn(rng: random.Random, *, numbered_below: int) -> str:
     return name
 
 
-def _fields(style: str) -> list[str]:
+def fields_of(style: str) -> list[str]:
+    """The parts a style names (``first``, ``surname`` …), in order."""
     return [field for _, field, _, _ in string.Formatter().parse(style) if field]
 
 

@@ -30,7 +30,7 @@ from games.services.online import Filler
 from games.view.errors import GameError
 from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
 
-from . import live, pairing, presence
+from . import announce, pairing, presence
 from .models import Pool, Ticket, pool_key
 from .names import filler_names
 
@@ -97,7 +97,7 @@ def queue_join(*, user: User, rules: Rules) -> Ticket:
     ticket = Ticket.objects.create(
         user=user, pool=pool, joined_at=now, level=level_for(user.xp).number
     )
-    live.queue_changed(pool_ids=changed_pools, user_ids=[user.pk])
+    announce.queue_changed(pool_ids=changed_pools, user_ids=[user.pk])
     pool_wave(pool=pool, now=now)
     ticket.refresh_from_db()
     return ticket
@@ -121,7 +121,7 @@ def queue_leave(*, user: User, ticket_id: int | None = None) -> Ticket | None:
         return None
     ticket.status, ticket.ended_at = Ticket.Status.LEFT, timezone.now()
     ticket.save(update_fields=["status", "ended_at"])
-    live.queue_changed(pool_ids=[pool.pk], user_ids=[user.pk])
+    announce.queue_changed(pool_ids=[pool.pk], user_ids=[user.pk])
     pool_wave(pool=pool, now=ticket.ended_at)  # only to move the fill deadline
     return ticket
 
@@ -196,7 +196,7 @@ def pool_wave(*, pool: Pool, now: datetime, fill: bool = False) -> list[Table]:
     else:
         set_deadline(POOL_FILL, due, key=pool.key)
     if tables:
-        live.queue_changed(pool_ids=[pool.pk], user_ids=[by_id[i].user_id for i in seated])
+        announce.queue_changed(pool_ids=[pool.pk], user_ids=[by_id[i].user_id for i in seated])
     return tables
 
 
@@ -231,4 +231,4 @@ def pool_fill_parked(claimed: Deadline) -> None:
     """The fill failed too often: the waiting screens stop promising simulated players."""
     pool = Pool.objects.filter(key=claimed.key).first()
     if pool is not None:
-        live.queue_changed(pool_ids=[pool.pk])
+        announce.queue_changed(pool_ids=[pool.pk])

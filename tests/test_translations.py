@@ -53,7 +53,7 @@ def test_every_message_of_the_live_templates_is_in_the_catalog() -> None:
 
     environment = engines["jinja2"].env  # type: ignore[attr-defined]
     known = {e["msgid"].replace('\\"', '"') for e in _entries(PO.read_text())}
-    live = Path(__file__).resolve().parent.parent / "templates" / "live"
+    live = Path(__file__).resolve().parent.parent / "templates" / "regions"
     found: list[str] = []
     for template in sorted(live.rglob("*.html")):
         with template.open("rb") as source:

@@ -53,7 +53,7 @@ MODULES = (
     "overrides/jinja2.py",
 )
 CATALOG = "locale/it/LC_MESSAGES/django.mo"
-TEMPLATES = "templates/live"
+TEMPLATES = "templates/regions"
 
 
 def sources() -> Iterator[tuple[str, Path]]:

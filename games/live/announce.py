@@ -1,5 +1,5 @@
 """Telling a table's viewers and a player's pages that something changed, after the
-commit (``realtime.live``): "table N is at version v", "you have a new invitation".
+commit (``realtime.announce``): "table N is at version v", "you have a new invitation".
 Each consumer then asks the redacting selector for its own viewer's view.
 """
 
@@ -10,7 +10,7 @@ import logging
 from django.db import transaction
 
 from games import states
-from realtime.live import send_now, send_on_commit
+from realtime.announce import send_now, send_on_commit
 
 log = logging.getLogger("games")
 

@@ -25,8 +25,8 @@ from games.models import Seat, Table
 from games.selectors import invitations_for, table_view
 from games.view.errors import GameError
 from games.view.parts import TableView
+from realtime import announce as realtime_announce
 from realtime import constants, limits
-from realtime import live as realtime_live
 from realtime.cache import cache_is_local
 from realtime.consumers import TOO_MANY_CONNECTIONS, ViewerConsumer
 
@@ -134,7 +134,9 @@ class TableConsumer(ViewerConsumer):
         if person is None:
             await self.send_flash(self._t(_("Reload the page to get a player identity.")))
             return
-        told = realtime_live.Told()  # the command's group messages, sent from here once committed
+        told = (
+            realtime_announce.Told()
+        )  # the command's group messages, sent from here once committed
         try:
             note = await database_sync_to_async(self._dispatch)(data, person, told)
         except GameError as error:
@@ -147,7 +149,7 @@ class TableConsumer(ViewerConsumer):
             await self.send_flash(self._t(_("Something went wrong: try again in a moment.")))
             return
         finally:
-            await realtime_live.send_told(self.channel_layer, told)
+            await realtime_announce.send_told(self.channel_layer, told)
         if note:
             await self.send_flash(note, kind="info", done=action_of(data))
 
@@ -175,8 +177,10 @@ class TableConsumer(ViewerConsumer):
             where,
         )
 
-    def _dispatch(self, data: dict[str, Any], person: User, told: realtime_live.Told) -> str | None:
-        with translation.override(self.language), realtime_live.collecting(told):
+    def _dispatch(
+        self, data: dict[str, Any], person: User, told: realtime_announce.Told
+    ) -> str | None:
+        with translation.override(self.language), realtime_announce.collecting(told):
             return dispatch(table_id=self.table_id, user=person, data=data)
 
     def _t(self, message: object) -> str:

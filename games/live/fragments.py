@@ -8,7 +8,7 @@ by those values: the second viewer of a version, and every later version that
 shows the same line or the same log line, reuse it.  Values must be hashable
 (ints, strings, tuples such as the views' NamedTuples).
 
-The table's live templates (``templates/live/``) are Jinja2, rendered here
+The table's live templates (``templates/regions/``) are Jinja2, rendered here
 straight from that engine: they are rendered for every viewer at every version.
 A shared region (``games.view.regions.SHARED``: the hand, the board, the scores)
 is one such fragment of a few of the view's values (``region_html``).

@@ -28,7 +28,7 @@ class Session:
     """The worker's one game, and what the page shows of it."""
 
     def __init__(self, root: Path, urls: dict[str, str]) -> None:
-        self.renderer = Renderer(root / "templates" / "live", urls)
+        self.renderer = Renderer(root / "templates" / "regions", urls)
         self.game: OfflineGame | None = None
         self.shown: dict[str, str] = {}
 

@@ -1,4 +1,4 @@
-"""The table drawn by the site's own live templates (``templates/live/``), in the
+"""The table drawn by the site's own live templates (``templates/regions/``), in the
 browser: the Jinja2 environment of ``domino_site/jinja2.py`` with the offline
 table's answers to what needs the server (addresses, shared fragments, clocks)."""
 
@@ -17,7 +17,7 @@ from games.offline import django_shim
 from games.view import drawing, templating
 from games.view.parts import LogLine, SeatInfo
 from games.view.regions import FLASH, REGIONS, SHARED
-from games.view.templating import LiveEnvironment
+from games.view.templating import RegionsEnvironment
 from overrides.jinja2 import gettext_callables
 
 
@@ -33,7 +33,7 @@ class Renderer:
         loader: BaseLoader = (
             ModuleLoader(str(compiled)) if compiled.is_dir() else FileSystemLoader(str(templates))
         )
-        env = LiveEnvironment(
+        env = RegionsEnvironment(
             loader=loader,
             extensions=["jinja2.ext.i18n"],
             autoescape=True,

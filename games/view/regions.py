@@ -2,7 +2,7 @@
 fragment of a few of the view's values.
 
 A region is an element of the table page, swapped by its id when a frame carries it
-(htmx's out-of-band swap); its live template (``templates/live/``) draws it, for the
+(htmx's out-of-band swap); its live template (``templates/regions/``) draws it, for the
 page and for a frame alike.  The site's frames (``games.live.frames``) and the offline
 table's (``games.offline.app``) send only the regions whose HTML changed
 (``changed``).

@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the table's live templates (``templates/live/``), and the
+"""The Jinja2 environment of the table's live templates (``templates/regions/``), and the
 one table of what those templates call, for the site (``domino_site/jinja2.py``) and
 the offline table (``games/offline/render.py``) alike.  No Django."""
 
@@ -14,7 +14,7 @@ from games.view import drawing
 from games.view.presets import PRESET_INFO, describe_rules
 
 
-class LiveEnvironment(Environment):
+class RegionsEnvironment(Environment):
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         """A template's globals as one plain dict: the environment's, overlaid with the
         template's own.  Jinja2's ``ChainMap`` of the two is copied into every render's

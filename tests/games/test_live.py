@@ -9,7 +9,7 @@ import pytest
 
 from games.live import announce
 from games.models import Table
-from realtime import live as realtime_live
+from realtime import announce as realtime_announce
 from tests.fixtures import play_a_legal_move, version_of
 
 
@@ -19,10 +19,10 @@ def test_a_commands_messages_wait_for_its_consumer_to_send_them(
 ) -> None:
     sent: list[tuple[Any, ...]] = []
     monkeypatch.setattr(
-        realtime_live, "async_to_sync", lambda send: lambda *args: sent.append(args)
+        realtime_announce, "async_to_sync", lambda send: lambda *args: sent.append(args)
     )
-    told = realtime_live.Told()
-    with realtime_live.collecting(told):
+    told = realtime_announce.Told()
+    with realtime_announce.collecting(told):
         play_a_legal_move(friends_table)
         version = version_of(friends_table)
         assert sent == []  # the database thread did not wait for the event loop

@@ -1,4 +1,4 @@
-"""The table's live templates (templates/live/games/) as a player sees them: one move
+"""The table's live templates (templates/regions/games/) as a player sees them: one move
 where there is nothing to choose, the open ends, what just happened, the tab's title,
 the scoreboard, and tiles drawn from the page's one set of bodies and pips."""
 

@@ -24,7 +24,7 @@ from games.view.regions import REGIONS
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, seeded_deals, version_of
 
 pytestmark = pytest.mark.django_db
-LIVE = Path(__file__).resolve().parents[2] / "templates" / "live" / "games" / "_live.html"
+LIVE = Path(__file__).resolve().parents[2] / "templates" / "regions" / "games" / "_live.html"
 
 
 def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(

@@ -17,8 +17,9 @@ from deadlines.services import run_due
 from games.engine import PRESETS
 from games.models import Table
 from matchmaking import names
-from matchmaking.names import base_names, filler_names
+from matchmaking.names import filler_names
 from matchmaking.services import queue_join
+from tests.matchmaking.names import base_names
 
 pytestmark = pytest.mark.django_db
 

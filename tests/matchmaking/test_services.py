@@ -23,7 +23,6 @@ from games.models import Seat, Table
 from games.view.errors import GameError
 from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
 from matchmaking.models import Pool, Ticket, pool_key
-from matchmaking.names import base_names
 from matchmaking.services import (
     leave_grace,
     online_table_in_play,
@@ -33,6 +32,7 @@ from matchmaking.services import (
     screens_closed,
 )
 from tests.fixtures import race
+from tests.matchmaking.names import base_names
 
 pytestmark = pytest.mark.django_db
 

@@ -29,7 +29,7 @@ def test_a_site_mounted_under_a_prefix_links_under_it_though_the_address_was_nam
 
 
 def test_a_live_templates_globals_are_the_environments_overlaid_with_its_own() -> None:
-    """``LiveEnvironment.make_globals`` gives each template a plain dict: what Jinja2
+    """``RegionsEnvironment.make_globals`` gives each template a plain dict: what Jinja2
     promises of its globals still holds (a template's own overlay the environment's,
     and stay that template's), and a render sees them."""
     from domino_site.jinja2 import environment

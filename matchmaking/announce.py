@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from realtime.live import send_on_commit
+from realtime.announce import send_on_commit
 
 
 def pool_group(pool_id: int) -> str:
