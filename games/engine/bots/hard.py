@@ -56,15 +56,15 @@ DEFAULT_BUDGET_MS = 40.0
 DEFAULT_INFER = 1.3
 
 #: How long a close decision may take in all, in milliseconds (the budget is spent
-#: where it changes the move: see docs/bots.md, "Towards 60%" and "The early stop").
+#: where it changes the move: see docs/bots.md).
 DEFAULT_EXTEND_MS = 70.0
 
 #: What a tile out of sight showing a number left open costs the play-outs' greedy
-#: moves, in pips (0: they lay the heaviest tile; see docs/bots.md, "Counting the tiles").
+#: moves, in pips (0: they lay the heaviest tile; see docs/bots.md).
 DEFAULT_COUNT = 2.0
 
 #: The tree search's exploration constant, in points (0: the flat search; see
-#: docs/bots.md, "A tree of moves").
+#: docs/bots.md, "Why a tree").
 DEFAULT_TREE = 80.0
 
 # Random numbers shared by every candidate's play-out on one deal, read in a
@@ -118,7 +118,7 @@ class HardBot(WeighingBot):
         ``match_aware``: when the view carries the match scores, a play-out that
         ends the match counts as the match won or lost, not as its margin
         (:func:`~games.engine.bots.value.match_scorer`; off by default: measured
-        no stronger, see docs/bots.md, "Playing for the match").
+        no stronger, see docs/bots.md).
         ``count``: the play-outs' greedy moves count the tiles (:meth:`Round.play_out
         <games.engine.round.Round.play_out>`): each tile out of the mover's sight
         that shows a number the move leaves open costs this many pips (0: off).
