@@ -56,15 +56,15 @@ DEFAULT_BUDGET_MS = 40.0
 DEFAULT_INFER = 1.3
 
 #: How long a close decision may take in all, in milliseconds (the budget is spent
-#: where it changes the move: see bench/bots.md, "Towards 60%" and "The early stop").
+#: where it changes the move: see docs/bots.md).
 DEFAULT_EXTEND_MS = 70.0
 
 #: What a tile out of sight showing a number left open costs the play-outs' greedy
-#: moves, in pips (0: they lay the heaviest tile; see bench/bots.md, "Counting the tiles").
+#: moves, in pips (0: they lay the heaviest tile; see docs/bots.md).
 DEFAULT_COUNT = 2.0
 
 #: The tree search's exploration constant, in points (0: the flat search; see
-#: bench/bots.md, "A tree of moves").
+#: docs/bots.md, "Why a tree").
 DEFAULT_TREE = 80.0
 
 # Random numbers shared by every candidate's play-out on one deal, read in a
@@ -102,10 +102,10 @@ class HardBot(WeighingBot):
         on top of its score; ``endgame_tiles``: with this many tiles or fewer left to
         play (in hands, and in the boneyard when drawing), each deal is played out
         exactly (:mod:`~games.engine.bots.endgame`) instead of at random (off by
-        default: measured no stronger, see bench/bots.md);
+        default: measured no stronger, see docs/bots.md);
         ``prune_z``: a candidate whose paired deficit to the best exceeds this many
         standard errors is dropped, and the search stops when one is left (saves
-        time, but measured a little weaker: off, 0, by default; see bench/bots.md);
+        time, but measured a little weaker: off, 0, by default; see docs/bots.md);
         ``infer``: each sampled deal is weighed by how likely the other seats' plays
         were on it, taking each to lay a fitting tile with odds ``infer`` to the
         power of its pips, plus ``infer_double`` for a double (1 weighs every deal
@@ -118,7 +118,7 @@ class HardBot(WeighingBot):
         ``match_aware``: when the view carries the match scores, a play-out that
         ends the match counts as the match won or lost, not as its margin
         (:func:`~games.engine.bots.value.match_scorer`; off by default: measured
-        no stronger, see bench/bots.md, "Playing for the match").
+        no stronger, see docs/bots.md).
         ``count``: the play-outs' greedy moves count the tiles (:meth:`Round.play_out
         <games.engine.round.Round.play_out>`): each tile out of the mover's sight
         that shows a number the move leaves open costs this many pips (0: off).

@@ -12,7 +12,7 @@ Each legal play is scored and the best one is laid:
 Optionally (``unseen``, off by default) it counts the tiles: it leaves ends
 whose numbers are mostly on the table or in its hand, so that the others are
 likely to pass or draw.  That alone makes it nearly as strong as ``hard`` in
-duello (bench/bots.md, "Counting the tiles"), too close for a middle level.
+duello (docs/bots.md, "`easy` and `medium`"), too close for a middle level.
 """
 
 from __future__ import annotations
