@@ -63,7 +63,6 @@ def environment(**options: Any) -> Environment:
         ms_until=markup.ms_until,
         seconds_until=markup.seconds_until,
         whole_seconds=markup.whole_seconds,
-        percent_of=markup.percent_of,
         capfirst=capfirst,
     )
     return env

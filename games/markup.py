@@ -14,7 +14,6 @@ from markupsafe import Markup
 from games.drawing import (  # the tiles and small parts, shared with the offline table
     backs,
     hand_tile,
-    percent_of,
     placed_tile,
     seat_box_html,
     small_tile,
@@ -89,7 +88,6 @@ __all__ = [
     "log_lines",
     "ms_until",
     "new_log_lines",
-    "percent_of",
     "placed_tile",
     "preset_title",
     "seat_box",

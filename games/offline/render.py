@@ -75,7 +75,6 @@ class Renderer:
             ms_until=lambda moment: 0,  # no clocks offline
             seconds_until=lambda moment: 0,
             whole_seconds=drawing.whole_seconds,
-            percent_of=drawing.percent_of,
             capfirst=lambda text: str(text)[:1].upper() + str(text)[1:],
         )
         self.env = env
