@@ -164,10 +164,10 @@ def _account_page(
     status: int = 200,
 ) -> HttpResponse:
     user = signed_in(request)
-    context = {
-        "email_form": email_form or EmailForm(),
-        "password_form": password_form or PasswordChangeForm(user),
-    }
+    password_form = password_form or PasswordChangeForm(user)
+    # Django's form focuses the old password: on a phone, a keyboard over the whole page.
+    password_form.fields["old_password"].widget.attrs.pop("autofocus", None)
+    context = {"email_form": email_form or EmailForm(), "password_form": password_form}
     return render(request, "accounts/account.html", context, status=status)
 
 

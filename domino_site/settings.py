@@ -6,6 +6,7 @@ daphne processes sharing one database and one channel layer.
 """
 
 import os
+import urllib.parse
 from pathlib import Path
 
 import dj_database_url
@@ -319,7 +320,8 @@ CONTENT_SECURITY_POLICY = {"DIRECTIVES": csp.DIRECTIVES}
 
 # Mail (e-mail confirmations, password resets), configured by one URL (dj-email-url):
 # smtp://user:password@host:587/?tls=True, submission://…, console:// (the default:
-# printed by the process), file:///mail (a file per message in mail/ of the checkout).
+# printed by the process), file:mail (a file per message in mail/ of the checkout;
+# file:///var/mail/domino: a folder anywhere).
 EMAIL_URL = os.environ.get("EMAIL_URL", "console://")
 _email = dj_email_url.parse(EMAIL_URL)
 EMAIL_BACKEND = _email.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -330,7 +332,8 @@ EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
 EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
 EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
 EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"] or 10
-EMAIL_FILE_PATH = str(BASE_DIR / _email["EMAIL_FILE_PATH"])  # a relative path: in the checkout
+# The file URL's own path (dj-email-url drops its leading slash): relative, in the checkout.
+EMAIL_FILE_PATH = str(BASE_DIR / urllib.parse.urlparse(EMAIL_URL).path)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_FROM_EMAIL", "Domino <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # A password reset link works once, for this long (Django's token generator).
