@@ -96,16 +96,23 @@ def wait_for(
     """``page.wait_for_function`` without its ``eval``: Playwright polls a predicate
     that does not hold at once with ``new Function`` inside the page, which the site's
     Content-Security-Policy refuses ('unsafe-eval').  Here Python polls
-    ``page.evaluate`` (run by the browser's debugger, outside the page's policy); the
-    predicate's truthy value is returned.  Times in milliseconds, as Playwright's."""
+    ``page.evaluate`` (run by the browser's debugger, outside the page's policy), and,
+    as Playwright's wait does, goes on across a navigation; the predicate's truthy
+    value is returned.  Times in milliseconds, as Playwright's."""
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     deadline = time.monotonic() + timeout / 1000
-    while not (value := page.evaluate(predicate, arg)):
+    while True:
+        try:
+            if value := page.evaluate(predicate, arg):
+                return value
+        except PlaywrightError as error:  # the page navigated while it was asked
+            if "context was destroyed" not in error.message:
+                raise
         if time.monotonic() > deadline:
             raise PlaywrightTimeoutError(f"{predicate!r} did not hold within {timeout:.0f} ms")
         page.wait_for_timeout(polling)
-    return value
 
 
 @pytest.fixture(scope="session")
