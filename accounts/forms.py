@@ -14,6 +14,12 @@ from .usernames import username_clean
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    email = forms.EmailField(
+        label=_("E-mail (optional)"),
+        required=False,
+        help_text=_("Only to reset a forgotten password. We send a link to confirm it."),
+    )
+
     class Meta:
         model = User
         fields = ("username",)
@@ -51,3 +57,9 @@ class ClaimForm(forms.Form):
             probe = User(username=data.get("username", ""))
             validate_password(first, probe)
         return data
+
+
+class EmailForm(forms.Form):
+    """The address a player adds or changes: kept once they open the link sent to it."""
+
+    email = forms.EmailField(label=_("E-mail"), max_length=254)

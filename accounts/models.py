@@ -13,6 +13,9 @@ from django.utils.translation import gettext_lazy as _
 from .usernames import username_key
 
 GUEST_PREFIX = "guest-"
+#: A deleted account's name is this and its number (``privacy.deletion``): reserved,
+#: like guests' names, so no new player can take a name other players' games show.
+DELETED_PREFIX = "deleted-"
 
 
 class PlayerManager(UserManager["User"]):
@@ -31,6 +34,9 @@ class User(AbstractUser):
     is_guest = models.BooleanField(_("guest"), default=False)
     guest_tag = models.PositiveIntegerField(_("guest number"), null=True, blank=True)
     xp = models.PositiveIntegerField(_("experience"), default=0)
+    # When the player deleted the account: the row stays, anonymous, for the other
+    # players' games, replays and league tables (privacy.deletion).
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 

@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from .constants import GUEST_IDLE, PRUNE_BATCH
-from .models import GUEST_PREFIX, PlayerLock, User
+from .models import DELETED_PREFIX, GUEST_PREFIX, PlayerLock, User
 from .usernames import username_clean, username_key
 
 
@@ -52,10 +52,11 @@ def username_check(username: str, *, exclude: User | None = None) -> str:
     generated name; returns it as it will be stored."""
     username = username_clean(username)
     key = username_key(username)
-    if key.startswith(GUEST_PREFIX):
-        raise ValidationError(
-            _("Usernames starting with “%(p)s” are reserved.") % {"p": GUEST_PREFIX}
-        )
+    for reserved in (GUEST_PREFIX, DELETED_PREFIX):
+        if key.startswith(reserved):
+            raise ValidationError(
+                _("Usernames starting with “%(p)s” are reserved.") % {"p": reserved}
+            )
     taken = User.objects.filter(username_key=key)
     if exclude is not None:
         taken = taken.exclude(pk=exclude.pk)

@@ -6,10 +6,14 @@ daphne processes sharing one database and one channel layer.
 """
 
 import os
+import urllib.parse
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url  # type: ignore[import-untyped]
 from django.core.exceptions import ImproperlyConfigured
+
+from domino_site import csp
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -56,16 +60,19 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "accounts",
     "games",
     "deadlines",
     "economy",
     "matchmaking",
     "league",
+    "privacy",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "domino_site.csp.SiteCSPMiddleware",  # before WhiteNoise: static files get a policy too
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files: compressed, cached for a year
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
@@ -92,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "games.context_processors.invitations",
+                "domino_site.csp.csp_nonce",
             ],
         },
     },
@@ -306,6 +314,30 @@ LOGGING = {
         "daphne.server": {"filters": ["not_twice"]},
     },
 }
+
+# Content-Security-Policy on every response (domino_site/csp.py): scripts by nonce only.
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": csp.DIRECTIVES}
+
+# Mail (e-mail confirmations, password resets), configured by one URL (dj-email-url):
+# smtp://user:password@host:587/?tls=True, submission://…, console:// (the default:
+# printed by the process), file:mail (a file per message in mail/ of the checkout;
+# file:///var/mail/domino: a folder anywhere).
+EMAIL_URL = os.environ.get("EMAIL_URL", "console://")
+_email = dj_email_url.parse(EMAIL_URL)
+EMAIL_BACKEND = _email.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
+EMAIL_PORT = _email["EMAIL_PORT"] or 25
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"] or 10
+# The file URL's own path (dj-email-url drops its leading slash): relative, in the checkout.
+EMAIL_FILE_PATH = str(BASE_DIR / urllib.parse.urlparse(EMAIL_URL).path)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_FROM_EMAIL", "Domino <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A password reset link works once, for this long (Django's token generator).
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 2
 
 # The game clock (bot moves, next hands) runs inside each daphne process.
 GAME_CLOCK_ENABLED = env_flag("GAME_CLOCK_ENABLED", True)

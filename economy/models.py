@@ -68,6 +68,7 @@ class Account(models.Model):
         SHOP = "shop", _("shop")
         ADJUSTMENTS = "adjustments", _("adjustments")
         LEAGUE = "league", _("league prizes")
+        FORFEITED = "forfeited", _("coins of deleted accounts")
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     user = models.ForeignKey(
@@ -142,6 +143,7 @@ class Reason(models.TextChoices):
     REFUND = "refund", _("stake refund")
     POT = "pot", _("pot won")
     LEAGUE = "league", _("league prize")
+    FORFEIT = "forfeit", _("forfeited: account deleted")
 
 
 class Transfer(AppendOnly):

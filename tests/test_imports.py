@@ -16,6 +16,7 @@ APPS = (
     "games",
     "league",
     "matchmaking",
+    "privacy",
     "realtime",
     "overrides",
 )
@@ -79,5 +80,18 @@ def test_the_tables_know_nothing_of_coins_or_matchmaking() -> None:
         (where, module)
         for where, module, _name in imports("games")
         if module.split(".")[0] in {"economy", "matchmaking", "league"}
+    ]
+    assert found == []
+
+
+def test_nothing_imports_the_players_say_over_their_data() -> None:
+    """``privacy`` (export, deletion) reads and writes through every other app: it sits
+    above them all, so none of them imports it."""
+    found = [
+        (where, module)
+        for app in APPS
+        if app != "privacy"
+        for where, module, _name in imports(app)
+        if module.split(".")[0] == "privacy"
     ]
     assert found == []

@@ -88,7 +88,7 @@ def compiled_templates() -> dict[str, bytes]:
     )
     env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # as the glue's
     # the filters' names only: compiling checks that each one exists
-    filters = ("backs", "ms_until", "seconds_until", "whole_seconds", "percent_of", "capfirst")
+    filters = ("backs", "ms_until", "seconds_until", "whole_seconds", "capfirst")
     env.filters.update(dict.fromkeys(filters, str))
     with tempfile.TemporaryDirectory() as folder:
         env.compile_templates(folder, zip=None, ignore_errors=False)

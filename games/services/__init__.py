@@ -18,7 +18,15 @@ while any of these locks is held.
 
 from .deals import client_seed_add
 from .online import online_table_create
-from .play import game_leave, hand_next, move_submit, seat_back, seat_hand_to_bot, table_end
+from .play import (
+    computer_game_end,
+    game_leave,
+    hand_next,
+    move_submit,
+    seat_back,
+    seat_hand_to_bot,
+    table_end,
+)
 from .stakes import AlreadySeated, open_stake_tables, stake_table_leave, stake_table_sit
 from .tables import (
     invitation_accept,
@@ -38,6 +46,7 @@ from .tables import (
 __all__ = [
     "AlreadySeated",
     "client_seed_add",
+    "computer_game_end",
     "game_leave",
     "hand_next",
     "invitation_accept",

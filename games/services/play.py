@@ -339,6 +339,22 @@ def _leave(writing: Writing, user: User) -> None:
         schedule(table, match, seats)
 
 
+@transaction.atomic
+def computer_game_end(*, table_id: int, user: User) -> None:
+    """The player's game against the computer ends, nobody winning it (their account is
+    going away); nothing changes if it is not theirs or is over already."""
+    with changing(table_id) as writing:
+        table = writing.table
+        if (
+            table.mode != Table.Mode.COMPUTER
+            or table.status != Table.Status.PLAYING
+            or not table.seats.filter(user=user).exists()
+        ):
+            writing.unchanged()
+            return
+        writing.close(Table.Status.ABANDONED, timezone.now())
+
+
 def abandoned_computer_tables_close(*, now: datetime, limit: int = 200) -> int:
     """Close games against the computer nobody has played for a while; returns how many."""
     cutoff = now - timedelta(hours=ABANDONED_AFTER_HOURS)

@@ -39,10 +39,12 @@ def _pip_id(number: int, across: bool) -> str:
 
 
 #: A tile's face and the bar between its halves, lying (flat) and standing
-#: (upright).  Their colours are CSS variables, which reach a ``<use>`` copy where
-#: the page's selectors do not (``.placed.last`` sets them for the tile just played).
-_FACE = 'style="fill: var(--tile-face); stroke: var(--tile-edge); stroke-width: 4"'
-_BAR = 'style="stroke: var(--tile-bar); stroke-width: 4; stroke-linecap: round"'
+#: (upright).  Their colours are CSS variables (site.css, ``.tile-face`` and
+#: ``.tile-bar``), which reach a ``<use>`` copy where the page's selectors do not
+#: (``.placed.last`` sets them for the tile just played).  Classes, not style
+#: attributes: the pages' Content-Security-Policy allows no inline style.
+_FACE = 'class="tile-face"'
+_BAR = 'class="tile-bar"'
 _BODIES = {
     "flat": f'<rect x="3" y="3" width="194" height="94" rx="14" {_FACE}/>'
     f'<line x1="100" y1="14" x2="100" y2="86" {_BAR}/>',
@@ -116,11 +118,6 @@ def backs(count: int | None) -> Markup:
 def whole_seconds(ms: int) -> int:
     """Milliseconds as the whole seconds a countdown shows first (rounded up)."""
     return -(-ms // 1000)
-
-
-def percent_of(value: int, total: int) -> int:
-    """``value`` as a whole percentage of ``total`` (a progress bar's width)."""
-    return round(value / total * 100) if total else 0
 
 
 class BoxedSeat(Protocol):

@@ -69,6 +69,5 @@ def install(
         seconds_until=lambda moment: drawing.whole_seconds(ms_until(moment)),
         backs=drawing.backs,
         whole_seconds=drawing.whole_seconds,
-        percent_of=drawing.percent_of,
         capfirst=capfirst,
     )

@@ -56,4 +56,11 @@
       }
     }
   });
+
+  // A read-only box holding a link to share ([data-select-all]) selects it all when
+  // clicked, ready to copy (a listener here: the pages allow no onclick attribute).
+  document.addEventListener("click", function (event) {
+    var box = event.target.closest && event.target.closest("input[data-select-all]");
+    if (box) box.select();
+  });
 })();

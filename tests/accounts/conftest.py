@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -28,9 +29,10 @@ def fresh_rate_limits(settings: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(autouse=True)
 def one_rate_limit_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Counting windows end at a fixed time: a test that ran across the end of
-    one would see its count start again."""
-    monkeypatch.setattr("django_ratelimit.core._get_window", lambda value, period: 2**40)
+    """Counting windows end a whole period after the test began: a test that ran
+    across the end of one would see its count start again."""
+    began = int(time.time())
+    monkeypatch.setattr("django_ratelimit.core._get_window", lambda value, period: began + period)
 
 
 @pytest.fixture

@@ -1,13 +1,17 @@
-"""Sign-up, login and claim are rate-limited per client address and per username
-(django-ratelimit): a limited request gets the form back with a translated
-message and HTTP 429, never a 500, and nothing changes."""
+"""Sign-up, login, claim and password resets are rate-limited per client address and
+per name (django-ratelimit): a limited request gets the form back with a translated
+message saying how many minutes to wait (and ``Retry-After``), HTTP 429, never a
+500, and nothing changes."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 
 import pytest
+from django.core import mail
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
@@ -17,7 +21,18 @@ from accounts.services import guest_create
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "tavolo-verde-42"
-TOO_MANY = "Too many attempts. Please wait a few minutes and try again."
+TOO_MANY = re.compile(r"Too many attempts\. Please wait (\d+) minutes? and try again\.")
+
+
+def waits(response: HttpResponse, window_minutes: int) -> bool:
+    """The refusal says to wait at most the limit's window, in minutes and seconds."""
+    said = TOO_MANY.search(response.content.decode())
+    seconds = int(response["Retry-After"])
+    return (
+        said is not None
+        and 1 <= int(said.group(1)) <= window_minutes
+        and 0 < seconds <= window_minutes * 60
+    )
 
 
 def limit_of(rate: str) -> int:
@@ -44,7 +59,7 @@ def test_login_attempts_on_one_name_are_limited_from_any_address(
     limited = from_address("10.1.1.1").post(
         reverse("accounts:login"), {"username": "MARCO", "password": "correct horse battery"}
     )
-    assert limited.status_code == 429 and TOO_MANY in limited.content.decode()
+    assert limited.status_code == 429 and waits(limited, 10)
     assert "_auth_user_id" not in limited.wsgi_request.session
     assert log_in(from_address("10.1.1.2"), "bruno") == 200  # other names are not held up
 
@@ -71,7 +86,7 @@ def test_sign_ups_from_one_address_are_limited_and_the_message_is_translated() -
         {"username": "one-more", "password1": PASSWORD, "password2": PASSWORD},
     )
     assert limited.status_code == 429
-    assert "Troppi tentativi" in limited.content.decode()
+    assert re.search(r"Troppi tentativi\. Aspetta \d+ minut[oi]", limited.content.decode())
     assert not User.objects.filter(username="one-more").exists()
 
 
@@ -103,7 +118,7 @@ def test_claims_are_limited() -> None:
         reverse("accounts:claim"),
         {"username": "Giulia", "password1": PASSWORD, "password2": PASSWORD},
     )
-    assert limited.status_code == 429 and TOO_MANY in limited.content.decode()
+    assert limited.status_code == 429 and waits(limited, 10)
     guest.refresh_from_db()
     assert guest.is_guest
 
@@ -116,3 +131,22 @@ def test_limits_count_in_the_configured_cache(settings: pytest.FixtureRequest) -
     for i in range(limit_of(constants.LOGIN_RATE_PER_USERNAME)):
         assert log_in(from_address(f"10.{uuid.uuid4().int % 250}.9.{i}"), name) == 200
     assert log_in(from_address("10.9.9.9"), name) == 429
+
+
+def test_password_resets_of_one_address_are_limited_and_send_nothing_more(
+    make_user: Callable[..., User],
+) -> None:
+    anna = make_user("anna")
+    anna.email = "anna@example.org"
+    anna.save()
+    for i in range(limit_of(constants.RESET_RATE_PER_EMAIL)):
+        answer = from_address(f"10.6.0.{i}").post(
+            reverse("accounts:password_reset"), {"email": "Anna@Example.org"}
+        )
+        assert answer.status_code == 302
+    assert len(mail.outbox) == limit_of(constants.RESET_RATE_PER_EMAIL)
+    limited = from_address("10.6.1.1").post(
+        reverse("accounts:password_reset"), {"email": "anna@example.org"}
+    )
+    assert limited.status_code == 429 and waits(limited, 60)
+    assert len(mail.outbox) == limit_of(constants.RESET_RATE_PER_EMAIL)

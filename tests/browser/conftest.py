@@ -45,6 +45,7 @@ class LiveSite:
             "DJANGO_SECRET_KEY": "browser-tests-only-" + "x" * 40,
             "DJANGO_HTTPS": "0",  # plain http on 127.0.0.1: no redirect, no secure-only cookies
             "DJANGO_STATIC_ROOT": str(COLLECTED_STATIC),  # hashed, compressed, as in production
+            "EMAIL_URL": f"file://{workdir / 'mail'}",  # a file per message: ``mails()``
         }
         self.env.pop("REDIS_URL", None)
         self.log = (workdir / "daphne.log").open("a")
@@ -82,6 +83,37 @@ class LiveSite:
         self.stop()
         self.start()
 
+    def mails(self) -> list[str]:
+        """The messages the site has sent, oldest first (Django's file backend)."""
+        folder = Path(self.env["EMAIL_URL"].removeprefix("file://"))
+        files = sorted(folder.glob("*.log"), key=lambda f: f.stat().st_mtime_ns)
+        return [f.read_text() for f in files]
+
+
+def wait_for(
+    page: Any, predicate: str, arg: Any = None, *, timeout: float = 30_000, polling: float = 20
+) -> Any:
+    """``page.wait_for_function`` without its ``eval``: Playwright polls a predicate
+    that does not hold at once with ``new Function`` inside the page, which the site's
+    Content-Security-Policy refuses ('unsafe-eval').  Here Python polls
+    ``page.evaluate`` (run by the browser's debugger, outside the page's policy), and,
+    as Playwright's wait does, goes on across a navigation; the predicate's truthy
+    value is returned.  Times in milliseconds, as Playwright's."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            if value := page.evaluate(predicate, arg):
+                return value
+        except PlaywrightError as error:  # the page navigated while it was asked
+            if "context was destroyed" not in error.message:
+                raise
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeoutError(f"{predicate!r} did not hold within {timeout:.0f} ms")
+        page.wait_for_timeout(polling)
+
 
 @pytest.fixture(scope="session")
 def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSite]:
@@ -92,23 +124,44 @@ def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSite]:
     site.stop()
 
 
+#: Every page and frame reports what its Content-Security-Policy refused.
+CSP_LISTENER = """
+window.addEventListener("securitypolicyviolation", (e) => window.__cspViolation(
+  `${e.effectiveDirective} refused ${e.blockedURI || "inline"}` +
+  ` in ${e.sourceFile || e.documentURI}:${e.lineNumber} (${(e.sample || "").slice(0, 60)})`
+), true);
+"""
+
+
 class ItalianBrowser:
     """Chromium whose pages ask for Italian (``Accept-Language: it-IT``) unless a
     test gives another ``locale``: the site follows the browser's language, and
     the tests read the site's default.  Service workers are blocked unless a test
     allows them: every page registers the site's, which would fetch the offline
-    game's files (Pyodide: megabytes) in every test's fresh browser."""
+    game's files (Pyodide: megabytes) in every test's fresh browser.
+
+    Whatever a page's Content-Security-Policy refuses is recorded (``violations``:
+    its ``securitypolicyviolation`` events, and the console's word for a worker's),
+    and the test that caused it fails (``pytest_runtest_call``)."""
 
     def __init__(self, chromium: Any) -> None:
         self.chromium = chromium
         self.contexts: list[Any] = []  # the running test's, for a failure's report
+        self.violations: list[str] = []  # the running test's
 
     def new_context(self, **options: Any) -> Any:
         context = self.chromium.new_context(
             **{"locale": "it-IT", "service_workers": "block", **options}
         )
+        context.expose_binding("__cspViolation", lambda _source, said: self.violations.append(said))
+        context.add_init_script(CSP_LISTENER)
+        context.on("console", self._console)
         self.contexts.append(context)
         return context
+
+    def _console(self, message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            self.violations.append(f"console: {message.text[:300]}")
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chromium, name)
@@ -164,6 +217,7 @@ LONGEST_FIRST = (
     "test_table_page_leave",
     "test_table_page_visitors",
     "test_replay_page",
+    "test_account_page",
     "test_error_pages",
 )
 
@@ -180,6 +234,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return True, LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=order)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A browser test fails on anything the pages' Content-Security-Policy refused."""
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if isinstance(browser, ItalianBrowser):
+        browser.violations.clear()
+    result = yield
+    if isinstance(browser, ItalianBrowser) and browser.violations:
+        found, browser.violations[:] = list(browser.violations), []
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found), pytrace=False)
+    return result
 
 
 @pytest.hookimpl(hookwrapper=True)

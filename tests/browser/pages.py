@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.fixtures import manage_last_line
 
-from .conftest import DESKTOP, PHONE, ROOT, LiveSite
+from .conftest import DESKTOP, PHONE, ROOT, LiveSite, wait_for
 
 MY_MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
 PASSWORD = "tavolo-verde-42"
@@ -31,7 +31,7 @@ def settled(page: Any, form: str) -> Iterator[None]:
         form,
     )
     yield
-    page.wait_for_function("() => window.settled")
+    wait_for(page, "() => window.settled")
 
 
 def page_until(page: Any, condition: Callable[[], bool], what: str, within: float = 10) -> None:
@@ -73,7 +73,8 @@ def play_if_my_turn(page: Any) -> bool:
         return False
     before = table_version(page)
     moves.first.click()
-    page.wait_for_function(
+    wait_for(
+        page,
         "v => +document.querySelector('#table-head').dataset.version > v",
         arg=before,
         timeout=10_000,
@@ -91,9 +92,11 @@ def play_until_the_hand_ends(pages: list[Any], limit: float = 120) -> None:
     raise AssertionError("the hand did not end in time")
 
 
-def sign_up(page: Any, base: str, username: str) -> None:
+def sign_up(page: Any, base: str, username: str, email: str = "") -> None:
     page.goto(f"{base}/accounts/signup/")
     page.fill("input[name=username]", username)
+    if email:
+        page.fill("input[name=email]", email)
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.click("main form button")
@@ -161,7 +164,8 @@ def choose(page: Any, field: str, value: str) -> None:
             page.select_option(f"#pool-form select[name={field}]", value)
     else:
         page.select_option(f"#pool-form select[name={field}]", value)
-    page.wait_for_function(
+    wait_for(
+        page,
         "([f, v]) => document.querySelector(`#pool-form select[name=${f}]`).value === v"
         " && !document.querySelector('#pool-form.htmx-request')",
         arg=[field, value],

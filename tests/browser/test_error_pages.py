@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def test_an_english_browser_gets_english_until_the_switch_says_italian(
     assert page.locator("nav .online-link").inner_text() == "Play online"
     page.screenshot(path=artifacts / "language-english-browser.png")
     page.click("form.lang button[value=it]")
-    page.wait_for_function("document.documentElement.lang === 'it'")
+    wait_for(page, "document.documentElement.lang === 'it'")
     assert page.locator("nav .online-link").inner_text() == "Gioca online"
     page.goto(f"{live_site.url}/rules/")  # remembered on the next page
     assert page.locator("html").get_attribute("lang") == "it"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 from .pages import choose, laid_out, log_in, make_players, new_page
 
 pytestmark = pytest.mark.browser
@@ -69,7 +69,8 @@ def test_two_players_meet_online_and_a_third_is_completed_with_simulated_players
     first = int(countdown.inner_text())
     assert 1 <= first <= 6
     # it counts down from the server's deadline
-    quinto.wait_for_function(
+    wait_for(
+        quinto,
         "n => +document.querySelector('#queue-status .fill-countdown .seconds').textContent < n",
         arg=first,
         timeout=3000,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 from .pages import MY_MOVES
 
 pytestmark = pytest.mark.browser
@@ -29,13 +29,13 @@ def installed(browser: Any, base: str, viewport: dict[str, int], errors: list[st
     context = browser.new_context(viewport=viewport, device_scale_factor=1, service_workers="allow")
     page = watch(context.new_page(), errors)
     page.goto(f"{base}/")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+    wait_for(page, "navigator.serviceWorker.controller !== null", timeout=120_000)
     return page
 
 
 def start_offline(page: Any, base: str, **choices: str) -> None:
     page.goto(f"{base}/offline/")
-    page.wait_for_function(READY, timeout=120_000)  # Pyodide: seconds, more on a busy machine
+    wait_for(page, READY, timeout=120_000)  # Pyodide: seconds, more on a busy machine
     for name, value in choices.items():
         page.select_option(f"#offline-form [name={name}]", value)
     page.click("#offline-start")
@@ -79,8 +79,8 @@ def test_after_one_visit_a_game_is_played_and_resumed_with_the_network_off(
         drawing = move.get_attribute("id") == "draw"
         seen = head_version(page)
         move.click()
-        page.wait_for_function(
-            f"+document.querySelector('#table-head').dataset.version > {seen}", timeout=30_000
+        wait_for(
+            page, f"+document.querySelector('#table-head').dataset.version > {seen}", timeout=30_000
         )
         if not drawing:
             break
@@ -152,8 +152,8 @@ def test_a_finished_game_is_kept_in_the_history_and_played_again(
             break
         version = page.locator("#table-head").get_attribute("data-version")
         page.locator(MY_MOVES).first.click()
-        page.wait_for_function(
-            "(v) => document.querySelector('#table-head').dataset.version !== v", arg=version
+        wait_for(
+            page, "(v) => document.querySelector('#table-head').dataset.version !== v", arg=version
         )
     assert page.locator(".match-result h2").inner_text()  # won, lost or drawn, in words
     page.click("#rematch")  # the same settings, a new game

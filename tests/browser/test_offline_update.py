@@ -17,7 +17,7 @@ import pytest
 
 from tests.fixtures import static_files_collected
 
-from .conftest import DESKTOP, ROOT, LiveSite
+from .conftest import DESKTOP, ROOT, LiveSite, wait_for
 from .pages import MY_MOVES
 from .test_offline_game import READY, installed, my_turn, position, start_offline
 
@@ -64,8 +64,8 @@ def play_a_move(page: Any) -> None:
     my_turn(page)
     version = page.locator("#table-head").get_attribute("data-version")
     page.locator(MY_MOVES).first.click()
-    page.wait_for_function(
-        "(v) => document.querySelector('#table-head').dataset.version !== v", arg=version
+    wait_for(
+        page, "(v) => document.querySelector('#table-head').dataset.version !== v", arg=version
     )
     my_turn(page)
 
@@ -91,7 +91,7 @@ def test_a_new_deploy_waits_for_the_game_in_progress_and_takes_over_at_the_next(
         page.wait_for_selector("#offline-table #hand .my-tile", timeout=120_000)
         assert position(page) == mid_game  # the same game, where it was
         assert page.evaluate(SCRIPT) == old_script  # with the files it started with
-        page.wait_for_function(WAITING, timeout=120_000, polling=100)
+        wait_for(page, WAITING, timeout=120_000, polling=100)
         play_a_move(page)  # and it goes on
         page.reload()
         page.wait_for_selector("#offline-table #hand .my-tile", timeout=120_000)
@@ -101,16 +101,18 @@ def test_a_new_deploy_waits_for_the_game_in_progress_and_takes_over_at_the_next(
 
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("#offline-new")  # the next game: the new version takes over
-        page.wait_for_function(READY, timeout=120_000)
+        wait_for(page, READY, timeout=120_000)
         page.click("#offline-start")
-        page.wait_for_function(
+        wait_for(
+            page,
             f"document.querySelector('script[src*=\"offline/offline\"]')"
             f".getAttribute('src') !== {old_script!r}",
             timeout=120_000,
         )
         # a new game: at most the computer's opening on it (its version may be past 0 by
         # the time a loaded machine looks), below the game played before
-        page.wait_for_function(
+        wait_for(
+            page,
             "n => +(document.querySelector('#table-head') || {dataset: {version: n}})"
             ".dataset.version < n",
             arg=played,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 from .pages import (
     MY_MOVES,
     HeldFrames,
@@ -77,14 +77,15 @@ def boxes(page: Any, *selectors: str) -> list[dict[str, float]]:
         " return {x: r.x, y: r.y, width: r.width, height: r.height}; }); }"
     )
     laid_out(page)
-    return list(page.wait_for_function(read, arg=list(selectors)).json_value())
+    return list(wait_for(page, read, arg=list(selectors)))
 
 
 def choose(page: Any, field: str, value: str) -> None:
     """Change a select of the new-table form and wait for the form htmx brings back."""
     with page.expect_response(re.compile(r"/new/\?")), settled(page, "#table-form"):
         page.select_option(f"select[name={field}]", value)
-    page.wait_for_function(
+    wait_for(
+        page,
         "([f, v]) => document.querySelector(`#id_${f}`).value === v"
         " && !document.querySelector('#table-form.htmx-request, #table-form .htmx-settling,"
         " #table-form.htmx-settling, #table-form .htmx-added')",
@@ -150,7 +151,7 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     )
     assert narrowest >= 44
     scores = page.locator("#scores").inner_text()
-    assert scores.count("/ 100") == 2 and page.locator("#scores .progress .bar").count() == 2
+    assert scores.count("/ 100") == 2 and page.locator("#scores progress.progress").count() == 2
 
     # A double click on a tile sends one move, and nothing about a changed table shows.
     moves = sent_moves(page)
@@ -160,9 +161,7 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     before = table_version(page)
     page.evaluate("() => { window.frames_seen.length = 0; }")  # the frames from my move on
     page.locator(MY_MOVES).first.dblclick()
-    page.wait_for_function(
-        "v => +document.querySelector('#table-head').dataset.version > v", arg=before
-    )
+    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=before)
     page.wait_for_timeout(600)  # nothing to wait for: a second move must not come
     assert len(moves) == 1, moves
     assert page.locator("#flash .flash").count() == 0
@@ -182,7 +181,7 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     titles = page.evaluate("window.frames_seen.map(f => f.title)")
     waiting = [t for t in titles if t != "● Tocca a te — Domino"]
     assert waiting and all(t[0].isupper() for t in waiting), titles
-    page.wait_for_function("() => window.frames_seen.some(f => f.animating > 0)", timeout=15_000)
+    wait_for(page, "() => window.frames_seen.some(f => f.animating > 0)", timeout=15_000)
     assert page.evaluate("window.frames_seen.some(f => f.sound === 'tile')")  # a tile laid
     page.screenshot(path=artifacts / f"table-4p-{name}.png", full_page=True)
     page.context.close()
@@ -206,14 +205,12 @@ def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_
     page_until(page, lambda: len(relay.moves) == 1, "the move never reached the socket")
     shown = page.evaluate("window.frames_shown")  # the server's frames are held from now on
     relay.to_page.send(relay.last_frame)  # a frame at the version the move was sent at
-    page.wait_for_function("n => window.frames_shown > n", arg=shown)
+    wait_for(page, "n => window.frames_shown > n", arg=shown)
     page.locator(MY_MOVES).first.click()
     page.wait_for_timeout(300)  # nothing to wait for: a second move must not come
     assert len(relay.moves) == 1, relay.moves
     relay.release()
-    page.wait_for_function(
-        "v => +document.querySelector('#table-head').dataset.version > v", arg=before
-    )
+    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=before)
     assert len(relay.moves) == 1
     assert page.locator("#flash .flash").count() == 0
     assert not errors, errors
@@ -248,13 +245,11 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     banner.wait_for(state="hidden", timeout=15_000)
     # the socket's first frame after it opened again: a send queued while it was closed
     # would have gone before it
-    page.wait_for_function("n => window.frames_seen.length > n", arg=shown, timeout=15_000)
+    wait_for(page, "n => window.frames_seen.length > n", arg=shown, timeout=15_000)
     assert moves == []  # …and nothing was queued to be sent on reconnecting
     assert table_version(page) == version  # resynced: the same table, nothing moved
     page.locator(MY_MOVES).first.click()  # and the hand works again
-    page.wait_for_function(
-        "v => +document.querySelector('#table-head').dataset.version > v", arg=version
-    )
+    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=version)
     assert len(moves) == 1
     # With reduced motion nothing flies across the table.
     deadline = time.monotonic() + 15
@@ -352,9 +347,7 @@ def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_l
     right.click()
     frames.wait_for_first(page)
     frames.release_first()
-    page.wait_for_function(
-        "v => +document.querySelector('#table-head').dataset.version > v", arg=version
-    )
+    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=version)
     placed = page.locator("#board .placed")
     assert placed.last.get_attribute("data-tile") == "4|2"  # laid on the 4, at the right end
     assert "last" in (placed.last.get_attribute("class") or "")

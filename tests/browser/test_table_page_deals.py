@@ -14,7 +14,7 @@ import pytest
 
 from tests.fixtures import manage_last_line
 
-from .conftest import PHONE, LiveSite
+from .conftest import PHONE, LiveSite, wait_for
 from .pages import new_page, play_until_the_hand_ends
 
 pytestmark = pytest.mark.browser
@@ -52,7 +52,7 @@ def test_the_commitment_is_shown_before_the_first_move_and_the_seed_after_the_en
     # The browser adds a seed of its own to the next deal, and the server has it.
     upcoming = page.locator("#table-head").get_attribute("data-next-commitment")
     assert HEX64.fullmatch(upcoming) and upcoming != shown
-    page.wait_for_function("c => !!localStorage.getItem('domino-seed:' + c)", arg=upcoming)
+    wait_for(page, "c => !!localStorage.getItem('domino-seed:' + c)", arg=upcoming)
     mine = page.evaluate("c => localStorage.getItem('domino-seed:' + c)", upcoming)
     for _ in range(50):
         if mine in seeds_received(live_site.env, code):

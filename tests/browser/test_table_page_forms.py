@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 from .pages import HeldFrames, coins, new_page, sign_up, sit_at_a_stake_table
 
 pytestmark = pytest.mark.browser
@@ -58,7 +58,7 @@ def test_a_name_typed_into_invite_before_the_first_frame_stays_in_focus_and_is_s
 
     frames.release()
     # the lobby was redrawn (the marker went with the old region) …
-    anna.wait_for_function("!document.getElementById('lobby').dataset.marker")
+    wait_for(anna, "!document.getElementById('lobby').dataset.marker")
     box = anna.locator("#invite-username")
     # … and the box still holds the name, in focus, the caret where it was
     assert box.input_value() == f"bruno_typed{tag}"
@@ -69,7 +69,7 @@ def test_a_name_typed_into_invite_before_the_first_frame_stays_in_focus_and_is_s
 
     anna.keyboard.press("Enter")  # submitted from the redrawn form
     anna.wait_for_selector(f"#lobby :text('bruno_typed{tag}')", timeout=10_000)  # "Invited: …"
-    anna.wait_for_function("document.getElementById('invite-username').value === ''")
+    wait_for(anna, "document.getElementById('invite-username').value === ''")
     bruno.goto(f"{base}/invitations/")
     assert bruno.locator(f"text=anna_typed{tag}").count() >= 1
     for page in (anna, bruno):
@@ -96,7 +96,7 @@ def test_a_player_stands_up_from_a_stake_table_after_a_frame_redrew_the_form(
             assert time.monotonic() < deadline, "the table's socket sent nothing"
             page.wait_for_timeout(50)
         # the form on screen is the one a frame drew: it has no CSRF field
-        page.wait_for_function("!document.querySelector('#lobby [name=csrfmiddlewaretoken]')")
+        wait_for(page, "!document.querySelector('#lobby [name=csrfmiddlewaretoken]')")
         page.screenshot(path=artifacts / f"stake-leave-before-{name}.png", full_page=True)
         page.click("#stake-leave")
         page.wait_for_url(f"{base}/coins/stakes/")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 from .pages import (
     log_in,
     new_friends_table,
@@ -49,7 +49,8 @@ def test_the_next_hand_waits_for_both_players_and_each_sees_who_is_ready(
     assert bruno.locator("#status .hand-result .revealed li").count() == 2
     assert bruno.locator("#next-hand").is_visible()
     shown = int(bruno.locator(countdown).inner_text())
-    bruno.wait_for_function(
+    wait_for(
+        bruno,
         "s => +document.querySelector('#status .hand-result .countdown .seconds').textContent < s",
         arg=shown,
         timeout=3000,
@@ -85,7 +86,8 @@ def test_the_host_lets_the_computer_play_for_a_friend_who_takes_the_seat_back(
     deadline = time.monotonic() + 30
     while play_if_my_turn(anna):
         assert time.monotonic() < deadline
-    anna.wait_for_function(
+    wait_for(
+        anna,
         "v => { const head = document.querySelector('#table-head');"
         " return +head.dataset.version > v && head.dataset.lastSeat === '1'; }",
         arg=before,
@@ -228,7 +230,7 @@ def test_the_invite_box_keeps_what_is_typed_while_the_lobby_changes(
     box.fill("bruno_box")
     anna.click("#lobby .invite button")
     anna.wait_for_selector("#lobby :text('bruno_box')", timeout=10_000)  # "Invited: bruno_box"
-    anna.wait_for_function("document.getElementById('invite-username').value === ''")
+    wait_for(anna, "document.getElementById('invite-username').value === ''")
     anna.wait_for_timeout(300)  # nothing to wait for: later frames must not wipe the note
     note = anna.locator("#flash .flash.info")  # the note outlives the frame showing the invitation
     assert note.count() == 1 and "bruno_box" in note.inner_text()
@@ -279,8 +281,8 @@ def test_two_players_meet_by_invitation_and_a_third_watches_by_link(
     anna.screenshot(path=artifacts / "friends-desktop.png", full_page=True)
     bruno.screenshot(path=artifacts / "friends-phone.png", full_page=True)
     version = table_version(anna)
-    watcher.wait_for_function(
-        "v => +document.querySelector('#table-head').dataset.version >= v", arg=version
+    wait_for(
+        watcher, "v => +document.querySelector('#table-head').dataset.version >= v", arg=version
     )
     line_tiles = anna.locator("#board .placed").count()
     assert watcher.locator("#board .placed").count() == line_tiles

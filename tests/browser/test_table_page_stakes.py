@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, LiveSite
+from .conftest import DESKTOP, PHONE, LiveSite, wait_for
 from .pages import coins, new_page, play_if_my_turn, sign_up, sit_at_a_stake_table
 
 pytestmark = pytest.mark.browser
@@ -52,7 +52,7 @@ def test_two_players_play_a_stake_table_to_the_end_and_a_table_nobody_joins_is_r
         assert re.search(r"Posta\s+100\s+·\s+piatto\s+200", page.locator("#stake-pot").inner_text())
     playing = {"anna": header_coins(anna), "bruno": header_coins(bruno)}  # the stakes paid
     waiting = next(p for p in (anna, bruno) if p.locator("#status .your-turn").count() == 0)
-    waiting.wait_for_function("() => document.title.includes('Posta 100 · piatto 200')")
+    wait_for(waiting, "() => document.title.includes('Posta 100 · piatto 200')")
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if all(p.locator("#status .match-result").count() for p in (anna, bruno)):
@@ -65,7 +65,8 @@ def test_two_players_play_a_stake_table_to_the_end_and_a_table_nobody_joins_is_r
         page.wait_for_selector("#status #payouts")
         # the header's balance follows what the end paid, without a reload
         expected = playing[name] + coins_paid(page)
-        page.wait_for_function(
+        wait_for(
+            page,
             "n => document.querySelector('#header-coins').innerText.replace(/\\D/g, '') == n",
             arg=expected,
         )

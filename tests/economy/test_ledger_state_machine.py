@@ -43,6 +43,7 @@ from economy.services import (
     stake_sit,
     stakes_refund_all,
 )
+from games.escrow import StakedElsewhere
 from games.models import SeatResult, Table
 from games.view.errors import GameError
 
@@ -165,11 +166,15 @@ class Ledger(RuleBasedStateMachine):
             return
         seat = data.draw(st.sampled_from(free))
         amount = data.draw(st.sampled_from(numbers.STAKES))
+        elsewhere = any(u.pk == player.pk for t in self.seated.values() for u, _a in t.values())
         try:
             stake_sit(table=table, seat=seat, user=player, amount=amount)
         except InsufficientCoins:
             assert self.coins[player.pk] < amount
+        except StakedElsewhere:
+            assert elsewhere  # one stake table at a time (economy.StakeInPlay)
         else:
+            assert not elsewhere
             seats[seat] = (player, amount)
             self.coins[player.pk] -= amount
 

@@ -190,6 +190,11 @@ def _online(p: list[User]) -> tuple[None, Callable[[], Any]]:
     )
 
 
+def _computer_end(p: list[User]) -> tuple[Table, Callable[[], Any]]:
+    t = services.table_create(host=p[0], mode=Table.Mode.COMPUTER, rules=DUELLO)
+    return t, lambda: services.computer_game_end(table_id=t.pk, user=p[0])
+
+
 def _move(p: list[User]) -> tuple[Table, Callable[[], Any]]:
     t = playing(p[0], p[1])
     user, move = to_move(t)
@@ -255,6 +260,7 @@ SERVICES: dict[str, Case] = {
     "table_rematch": _rematch,
     "table_create": _create,  # type: ignore[dict-item]
     "online_table_create": _online,  # type: ignore[dict-item]
+    "computer_game_end": _computer_end,
     "move_submit": _move,
     "seat_back": _seat_back,
     "seat_hand_to_bot": _hand_to_bot,

@@ -71,8 +71,8 @@ def test_a_taken_name_gets_a_number_as_a_player_would(
 ) -> None:
     """A vocabulary of one name: once it is taken, only numbers tell them apart."""
     monkeypatch.setattr(names, "STYLES", {"{first}.{surname}": 1})
-    monkeypatch.setitem(names._PARTS, "first", ("marco",))
-    monkeypatch.setitem(names._PARTS, "surname", ("rossi",))
+    monkeypatch.setitem(names.PARTS, "first", ("marco",))
+    monkeypatch.setitem(names.PARTS, "surname", ("rossi",))
     make_user("MARCO.ROSSI")
     chosen = filler_names(3, rng=random.Random(1))
     keys = {username_key(n) for n in chosen}

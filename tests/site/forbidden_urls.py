@@ -1,4 +1,5 @@
-"""The site's URLs and one page that refuses everyone (tests of the 403 page)."""
+"""The site's URLs, one page that refuses everyone (tests of the 403 page) and one
+that breaks (the 500 page, through every middleware)."""
 
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -11,4 +12,8 @@ def forbidden(request: HttpRequest) -> HttpResponse:
     raise PermissionDenied
 
 
-urlpatterns = [path("forbidden/", forbidden), *site_urls]
+def broken(request: HttpRequest) -> HttpResponse:
+    raise RuntimeError("a bug, for the test")
+
+
+urlpatterns = [path("forbidden/", forbidden), path("broken/", broken), *site_urls]

@@ -81,3 +81,24 @@ def test_production_is_https_only_unless_told_otherwise() -> None:
     assert plain.stdout.split() == ["False", "False", "False", "0", "PBKDF2PasswordHasher", "None"]
     development = django_process(SHOW_SETTINGS)
     assert development.stdout.split()[:4] == ["False", "False", "False", "0"]
+
+
+SHOW_MAIL = (
+    "import django; django.setup(); from django.conf import settings as s; "
+    "print(s.EMAIL_BACKEND.rsplit('.', 2)[1], s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, "
+    "s.EMAIL_HOST_USER, s.EMAIL_HOST_PASSWORD, s.EMAIL_FILE_PATH, sep='|')"
+)
+
+
+def test_mail_goes_where_one_url_says() -> None:
+    def mail(url: str | None) -> list[str]:
+        env = {} if url is None else {"EMAIL_URL": url}
+        result = django_process(SHOW_MAIL, **env)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip().split("|")
+
+    assert mail(None)[0] == "console"  # make run: printed in its terminal
+    smtp = mail("submission://rita:p%40ss@smtp.example.org")
+    assert smtp[:6] == ["smtp", "smtp.example.org", "587", "True", "rita", "p@ss"]
+    assert mail("file:mail")[::6] == ["filebased", str(ROOT / "mail")]  # in the checkout
+    assert mail("file:///var/mail/domino")[::6] == ["filebased", "/var/mail/domino"]

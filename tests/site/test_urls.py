@@ -1,5 +1,6 @@
 """Every URL of the site, GET and POST, as four visitors: never a server error,
-and each answer is the one a visitor of that kind should get.
+each answer is the one a visitor of that kind should get, and every answer carries
+the site's Content-Security-Policy (tests/site/test_csp.py: ``strict``).
 
 The rows are printed (``pytest -s``) so the authorization table can be quoted.
 """
@@ -21,6 +22,7 @@ from games import services
 from games.models import Invitation, Table
 from games.view.presets import PRESET_INFO
 from tests.fixtures import DUELLO
+from tests.site.test_csp import strict
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +64,8 @@ SAMPLES: dict[str, Callable[[World], dict[str, object]]] = {
     "app_label": lambda w: {"games": "games"},
     "url": lambda w: {"unknown": "nope/"},
     "number": lambda w: {"existing": 1, "unknown": 99},
+    "token": lambda w: {"unknown": "nope-token"},
+    "uidb64": lambda w: {"unknown": "MQ"},
 }
 
 
@@ -111,7 +115,8 @@ CLIENT = Client(raise_request_exception=False)  # one handler for every request
 
 
 def _answer(world: World, visitor: str, method: str, path: str) -> int:
-    """The status one visitor gets; whatever the request changed is rolled back."""
+    """The status one visitor gets (negative: without the site's policy); whatever the
+    request changed is rolled back."""
     caches["default"].clear()  # rate-limit counters: each cell is a first visit
     client = CLIENT
     client.cookies.clear()
@@ -121,7 +126,7 @@ def _answer(world: World, visitor: str, method: str, path: str) -> int:
             client.force_login(user)
         response = client.generic(method, path)
         transaction.set_rollback(True)
-    return response.status_code
+    return response.status_code if strict(response) else -response.status_code
 
 
 # What each visitor gets (the admin is checked apart: see ADMIN).  A POST that a
@@ -142,6 +147,32 @@ route                                        method anonymous guest seated stran
 /accounts/players/<str:username>/ [existing] POST   200 200 200 200
 /accounts/players/<str:username>/ [unknown]  GET    404 404 404 404
 /accounts/players/<str:username>/ [unknown]  POST   404 404 404 404
+/accounts/account/                           GET    302 302 200 200
+/accounts/account/                           POST   302 302 200 200
+/accounts/account/email/                     GET    405 405 405 405
+/accounts/account/email/                     POST   302 302 400 400
+/accounts/account/email/remove/              GET    405 405 405 405
+/accounts/account/email/remove/              POST   302 302 302 302
+/accounts/account/password/                  GET    405 405 405 405
+/accounts/account/password/                  POST   302 302 400 400
+/accounts/email/<str:token>/ [unknown]       GET    200 200 200 200
+/accounts/email/<str:token>/ [unknown]       POST   200 200 200 200
+/accounts/password/reset/                    GET    200 200 200 200
+/accounts/password/reset/                    POST   200 200 200 200
+/accounts/password/reset/sent/               GET    200 200 200 200
+/accounts/password/reset/sent/               POST   405 405 405 405
+/accounts/password/reset/<uidb64>/<token>/ [unknown] GET 200 200 200 200
+/accounts/password/reset/<uidb64>/<token>/ [unknown] POST 200 200 200 200
+/accounts/password/reset/done/               GET    200 200 200 200
+/accounts/password/reset/done/               POST   405 405 405 405
+/privacy/                                    GET    200 200 200 200
+/privacy/                                    POST   200 200 200 200
+/terms/                                      GET    200 200 200 200
+/terms/                                      POST   200 200 200 200
+/accounts/account/export/                    GET    302 200 200 200
+/accounts/account/export/                    POST   302 200 200 200
+/accounts/account/delete/                    GET    302 200 200 200
+/accounts/account/delete/                    POST   302 200 200 200
 /i18n/setlang/                               GET    302 302 302 302
 /i18n/setlang/                               POST   302 302 302 302
 /coins/                                      GET    200 200 200 200
