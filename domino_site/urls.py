@@ -8,5 +8,6 @@ urlpatterns = [
     path("coins/", include("economy.urls")),
     path("online/", include("matchmaking.urls")),
     path("league/", include("league.urls")),
+    path("ratings/", include("ratings.urls")),
     path("", include("games.urls")),
 ]

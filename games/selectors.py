@@ -130,6 +130,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         you_are_away=bool(mine and mine.away),
         you_are_ready=bool(mine and mine.ready),
         payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+        seat_notes=state.seat_notes,
         mode_label=table_mode(table),
         deal=_deal_proof(state, player, match_over),
     )
