@@ -27,8 +27,9 @@ from .policy import FILLER_SKILL, START, Entrant, format_of, rate
 
 
 def is_rated(table: Table) -> bool:
-    """An online match (stake tables are online too) that was played to its end."""
-    return table.mode == Table.Mode.ONLINE and table.status == Table.Status.FINISHED
+    """An online match (stake tables are online too): rated once played to its end,
+    which its results say (the ending transaction saves the table's status last)."""
+    return table.mode == Table.Mode.ONLINE
 
 
 def _outcome(rank: int, ranks: list[int], left: bool) -> str:
@@ -44,7 +45,7 @@ def rate_table(*, table_id: int) -> list[RatingChange]:
     table = Table.objects.select_for_update().get(pk=table_id)
     if not is_rated(table) or RatingChange.objects.filter(table=table).exists():
         return []
-    results = list(SeatResult.objects.filter(table=table).order_by("seat"))
+    results = list(SeatResult.objects.filter(table=table).order_by("seat"))  # none: not over
     users = {r.seat: r.user_id for r in results}
     seats = {s.number: s for s in table.seats.all()}
     people = sorted(r.user_id for r in results if r.user_id is not None)
