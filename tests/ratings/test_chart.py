@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from itertools import pairwise
 
 import pytest
 from django.test import Client
@@ -36,7 +37,7 @@ def anna_history(make_user: Callable[..., User], anna: User) -> User:
     """anna's duel rating after five rated games (their changes as the service writes them)."""
     bruno = make_user("bruno")
     start = timezone.now() - timedelta(days=5)
-    for n, (before, after) in enumerate(zip(SHOWN, SHOWN[1:], strict=False)):
+    for n, (before, after) in enumerate(pairwise(SHOWN)):
         table = Table.objects.create(
             mode="online", host=bruno, preset="blocco", players=2, hand_size=7
         )
