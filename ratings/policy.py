@@ -30,9 +30,9 @@ MODEL = PlackettLuce()
 #: differences read like Elo's (a mu ahead by sqrt(2)*beta wins about 73% of duels,
 #: some 175 points, as in Elo).
 BASE, SCALE = 1500, 30.0
-#: A rating is provisional ("1500?") while its sigma is above this: 180 points against
-#: a new player's 250 (lichess: a deviation of 110 against 500, on Glicko's scale).
-PROVISIONAL_SIGMA = 6.0
+#: A rating is provisional ("1500?") while its sigma is above this: 195 points against
+#: a new player's 250, some 7 to 11 matches (bench/ratings.py measures it).
+PROVISIONAL_SIGMA = 6.5
 
 
 def format_of(players: int, teams: bool | None) -> str:
