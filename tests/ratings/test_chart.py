@@ -64,8 +64,8 @@ def _number(text: str) -> float:
     return float(text.replace("−", "-"))
 
 
-def test_the_chart_and_its_table_show_the_same_ratings(english: Client, anna_history: User) -> None:
-    html = english.get(reverse("accounts:profile", args=["anna"])).content.decode()
+def test_the_chart_and_its_table_show_the_same_ratings(client: Client, anna_history: User) -> None:
+    html = client.get(reverse("accounts:profile", args=["anna"])).content.decode()  # Italian
     figure = re.search(r'<figure class="rating-chart" id="chart-duel">(.*?)</figure>', html, re.S)
     assert figure is not None
     svg, table = figure.group(1).split("</svg>")
