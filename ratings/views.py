@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from accounts.guests import viewer
 
 from .models import Format
-from .policy import DUEL, PROVISIONAL_SIGMA, SCALE
+from .policy import DUEL
 from .selectors import TOP, leaderboard
 
 
@@ -27,6 +27,5 @@ def leaderboard_page(request: HttpRequest, format: str) -> HttpResponse:
             "board": board,
             "formats": Format.choices,
             "top": TOP,
-            "provisional_points": round(PROVISIONAL_SIGMA * SCALE),
         },
     )

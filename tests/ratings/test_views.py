@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts.models import User
 from games.services import online_table_create
 from ratings.models import Rating, RatingChange
-from ratings.policy import DUEL, PAIRS
+from ratings.policy import DUEL, FILLER_SKILL, PAIRS
 from tests.fixtures import play_to_the_end, signed_in
 from tests.stakes import DUEL as BLOCCO_DUEL
 
@@ -93,3 +93,11 @@ def test_the_league_links_to_the_leaderboards(english: Client) -> None:
     assert english.get(reverse("ratings:leaderboards")).url == reverse(
         "ratings:leaderboard", args=[DUEL]
     )
+
+
+def test_the_rules_page_gives_the_simulated_players_fixed_ratings(english: Client) -> None:
+    html = english.get(reverse("rules_index")).content.decode()
+    shown = re.search(r'<span id="filler-ratings">(.*?)</span>', html, re.S)
+    assert shown is not None
+    levels = re.findall(r"(\w+) <strong>(\d+)</strong>", shown.group(1))
+    assert levels == [(level, str(skill.shown)) for level, skill in FILLER_SKILL.items()]
