@@ -68,7 +68,7 @@ def test_a_rated_duel_shows_both_changes_and_the_profile_charts_the_rating(
     chart = bruno.locator("#chart-duel svg")
     chart.wait_for()
     box = chart.bounding_box()
-    assert box is not None and 0 < box["x"] and box["x"] + box["width"] <= PHONE["width"]
+    assert box is not None and box["x"] > 0 and box["x"] + box["width"] <= PHONE["width"]
     assert chart.locator("circle.point").count() == 2  # from 1500 to after the game
     listed = bruno.locator("#chart-duel-table td.value").all_inner_texts()
     drawn = [c.get_attribute("data-value") for c in chart.locator("circle.point").all()]
