@@ -63,13 +63,13 @@ def rate_table(*, table_id: int) -> list[RatingChange]:
     }
     entrants = []
     for r in results:
-        seat = seats[r.seat]
+        seat = seats.get(r.seat)
         if r.user_id is not None:
             # r.is_bot for a person: a computer played their seat at the end (away)
-            left = r.is_bot or seat.has_left
+            left = r.is_bot or (seat is not None and seat.has_left)
             entrants.append(Entrant(r.seat, r.side, r.rank, ratings[r.user_id].skill, left=left))
         else:
-            level = seat.bot_level or BotLevel.MEDIUM
+            level = (seat.bot_level if seat is not None else "") or BotLevel.MEDIUM
             entrants.append(Entrant(r.seat, r.side, r.rank, FILLER_SKILL[level], rated=False))
     new = rate(entrants)
     side_ranks = list({r.side: r.rank for r in results}.values())
