@@ -62,6 +62,7 @@ SAMPLES: dict[str, Callable[[World], dict[str, object]]] = {
     "app_label": lambda w: {"games": "games"},
     "url": lambda w: {"unknown": "nope/"},
     "number": lambda w: {"existing": 1, "unknown": 99},
+    "format": lambda w: {"duel": "duel", "free": "free", "pairs": "pairs", "unknown": "nope"},
 }
 
 
