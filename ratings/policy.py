@@ -65,9 +65,9 @@ START = Skill(MODEL.mu, MODEL.sigma)
 #: level, measured by ``bench/ratings.py`` (the pure computer accounts' final ratings,
 #: docs/ratings.md), and are never updated.
 FILLER_SKILL = {
-    "easy": Skill(22.0, 2.0),
-    "medium": Skill(25.5, 2.0),
-    "hard": Skill(28.0, 2.0),
+    "easy": Skill(23.57, 2.0),  # 1457
+    "medium": Skill(25.13, 2.0),  # 1504
+    "hard": Skill(27.29, 2.0),  # 1569
 }
 
 
