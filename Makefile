@@ -11,7 +11,7 @@ PORT   ?= 8000
 # suite's collection alone: 4.7 s a process against 2.2 s).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run dev test test-scaleout serve-scaled setup engine check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine clean
+.PHONY: run dev test test-scaleout serve-scaled setup engine check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
 
 ## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
 ## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
@@ -89,7 +89,7 @@ SCALEOUT_REDIS ?= redis://127.0.0.1:6379/3
 test-scaleout: setup
 	DATABASE_URL=$(SCALEOUT_DB) REDIS_URL=$(SCALEOUT_REDIS) \
 	  $(BIN)/python -m pytest tests/games tests/accounts tests/matchmaking tests/economy \
-	    tests/league tests/site -m "not browser" $(PYTEST_ARGS)
+	    tests/league tests/ratings tests/site -m "not browser" $(PYTEST_ARGS)
 
 ## make serve-scaled N=4: migrate PostgreSQL, then N daphne processes (ports 8001…) and the worker
 N ?= 4
@@ -117,6 +117,11 @@ bench-offline: setup
 DEALS ?= 1000
 bench-offline-engine: setup
 	$(BIN)/python bench/offline_engine.py --deals $(DEALS) --json bench/results/offline-engine.json
+
+## make bench-ratings: a season of rated online play through the site's services
+## (bench/ratings.py; figures in docs/ratings.md); RATINGS_ARGS="--accounts 60" for a quick one
+bench-ratings: setup
+	$(BIN)/python bench/ratings.py --json bench/results/ratings.json $(RATINGS_ARGS)
 
 ## make bench-check: the benchmarks' own tests (bench/tests; make test leaves them out)
 bench-check: setup

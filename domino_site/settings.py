@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "matchmaking",
     "league",
     "privacy",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ratings.browsers.BrowserIdMiddleware",  # after the session's player: it records them
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -354,6 +356,9 @@ COACH_BUSY = float(os.environ.get("COACH_BUSY", "0.6"))
 
 # Online play: seconds a forming room waits for people before simulated players complete it.
 MATCHMAKING_FILL_SECONDS = int(os.environ.get("MATCHMAKING_FILL_SECONDS", "20"))
+# Pools pair people of close ratings, the range widening as they wait (matchmaking.pairing.Window);
+# off: first come, first seated (bench/ratings.py compares the waits).
+MATCHMAKING_SKILL_PAIRING = env_flag("MATCHMAKING_SKILL_PAIRING", True)
 # A stake table that has not filled this long after it opened is cancelled and refunded.
 STAKE_FILL_SECONDS = int(os.environ.get("STAKE_FILL_SECONDS", "180"))
 # Bots think for a random while (games.constants.BOT_DELAY) times this: the browser

@@ -9,5 +9,6 @@ urlpatterns = [
     path("online/", include("matchmaking.urls")),
     path("league/", include("league.urls")),
     path("", include("privacy.urls")),
+    path("ratings/", include("ratings.urls")),
     path("", include("games.urls")),
 ]

@@ -89,6 +89,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             fill_ends_at=deadlines.get(STAKE_FILL),
         ),
         payouts=state.payouts.get(user.pk, ()) if user is not None else (),
+        seat_notes=state.seat_notes,
         deal=_deal_proof(state, match),
     )
 

@@ -26,6 +26,7 @@ from django.db import transaction
 from games.engine import Match, Round, Rules, parse_move
 from games.models import Hand, Invitation, Move, Seat, Table
 from games.payouts import Payout, payouts_of
+from games.seat_notes import SeatNote, notes_of
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -44,6 +45,7 @@ class TableState:
     deadlines: dict[str, datetime]
     # once the table is over: what it paid each player, by user id (games.payouts)
     payouts: dict[int, tuple[Payout, ...]] = field(default_factory=dict)
+    seat_notes: tuple[SeatNote, ...] = ()  # once finished: every seat's (games.seat_notes)
 
     @property
     def version(self) -> int:
@@ -166,4 +168,6 @@ def _read(table: Table, known: TableState | None) -> TableState:
         else {}
     )
     payouts = payouts_of(table)  # nothing to read while the table is not over
-    return TableState(table, seats, hands, tuple(rounds), actors, invitations, deadlines, payouts)
+    return TableState(
+        table, seats, hands, tuple(rounds), actors, invitations, deadlines, payouts, notes_of(table)
+    )

@@ -14,7 +14,8 @@ from games.models import Table
 from matchmaking.kinds import POOL_FILL
 
 from .models import Pool, Ticket
-from .services import can_play_online, fill_timeout
+from .pairing import room_of
+from .services import can_play_online, fill_timeout, queue_of, rating_window
 
 
 @dataclass(frozen=True)
@@ -83,15 +84,17 @@ def queue_state(*, user: User | None) -> QueueState:
         .select_related("user")
         .order_by("joined_at", "id")
     )
-    seats = pool.players
-    mine = next((i for i, t in enumerate(waiting) if t.pk == ticket.pk), 0)
-    start = mine - mine % seats
-    room = waiting[start : start + seats]
+    by_id = {t.pk: t for t in waiting}
+    now = timezone.now()
+    mine = room_of(
+        queue_of(pool, waiting), pool.players, ticket.pk, now=now, window=rating_window()
+    )
+    room = [by_id[w.id] for w in mine]
     deadline = Deadline.objects.filter(kind=POOL_FILL, key=pool.key).first()
     parked = deadline is not None and deadline.parked_at is not None
-    fill_at = deadline.due_at if deadline is not None else None
-    if fill_at is None and room:
-        fill_at = room[0].joined_at + fill_timeout()
+    fill_at = room[0].joined_at + fill_timeout() if room else None
+    if deadline is not None and fill_at is not None:
+        fill_at = max(fill_at, deadline.due_at)  # the fill seats the oldest first
     return QueueState(
         ticket=ticket,
         waiting=len(waiting),

@@ -28,7 +28,9 @@ from games.models import Table
 from games.services import online_table_create
 from games.services.online import Filler
 from games.view.errors import GameError
-from matchmaking.kinds import POOL_FILL, QUEUE_LEAVE
+from matchmaking.kinds import POOL_FILL, POOL_WAVE, QUEUE_LEAVE
+from ratings.policy import format_of
+from ratings.selectors import browsers_of, skills_of
 
 from . import announce, pairing, presence
 from .models import Pool, Ticket, pool_key
@@ -38,6 +40,33 @@ from .names import filler_names
 def fill_timeout() -> timedelta:
     """How long a forming room waits for people before simulated players complete it."""
     return timedelta(seconds=settings.MATCHMAKING_FILL_SECONDS)
+
+
+def rating_window() -> pairing.Window | None:
+    """How far apart in rating a pool seats people (None: first come, first seated);
+    open to anyone once they have waited as long as the fill."""
+    if not settings.MATCHMAKING_SKILL_PAIRING:
+        return None
+    return pairing.Window(open_after=fill_timeout())
+
+
+def queue_of(pool: Pool, tickets: list[Ticket]) -> list[pairing.Waiting]:
+    """The pool's waiting tickets as the pairing sees them: with each player's rating
+    in the pool's format and the browsers they signed in from."""
+    users = [t.user_id for t in tickets]
+    skills = skills_of(user_ids=users, format=format_of(pool.players, pool.teams))
+    browsers = browsers_of(user_ids=users)
+    return [
+        pairing.Waiting(
+            id=t.pk,
+            player=t.user_id,
+            joined_at=t.joined_at,
+            level=t.level,
+            rating=skills[t.user_id].shown,
+            browsers=browsers.get(t.user_id, frozenset()),
+        )
+        for t in tickets
+    ]
 
 
 def can_play_online(user: User | None) -> bool:
@@ -173,16 +202,14 @@ def pool_wave(*, pool: Pool, now: datetime, fill: bool = False) -> list[Table]:
         .order_by("joined_at", "id")
     )
     by_id = {t.pk: t for t in waiting}
-    queue = [
-        pairing.Waiting(id=t.pk, player=t.user_id, joined_at=t.joined_at, level=t.level)
-        for t in waiting
-    ]
+    queue, window = queue_of(pool, waiting), rating_window()
     seats = pool.players
     tables = [
-        _start(pool, [by_id[w.id] for w in room], now=now) for room in pairing.rooms(queue, seats)
+        _start(pool, [by_id[w.id] for w in room], now=now)
+        for room in pairing.rooms(queue, seats, now=now, window=window)
     ]
     if fill:
-        room = pairing.room_to_fill(queue, seats, now=now, timeout=fill_timeout())
+        room = pairing.room_to_fill(queue, seats, now=now, timeout=fill_timeout(), window=window)
         if room is not None:
             level = pairing.filler_level([w.level for w in room.people])
             fillers = [Filler(name, level) for name in filler_names(room.fillers)]
@@ -190,11 +217,14 @@ def pool_wave(*, pool: Pool, now: datetime, fill: bool = False) -> list[Table]:
             tables.append(_start(pool, people, now=now, fillers=fillers))
     seated = {t.pk for t in waiting if t.status == Ticket.Status.SEATED}
     left = [w for w in queue if w.id not in seated]
-    due = pairing.fill_due_at(left, seats, fill_timeout())
-    if due is None:
-        Deadline.objects.filter(kind=POOL_FILL, key=pool.key).delete()
-    else:
-        set_deadline(POOL_FILL, due, key=pool.key)
+    for kind, due in (
+        (POOL_FILL, pairing.fill_due_at(left, seats, fill_timeout(), now=now, window=window)),
+        (POOL_WAVE, pairing.next_wave_at(left, seats, now=now, window=window)),
+    ):
+        if due is None:
+            Deadline.objects.filter(kind=kind, key=pool.key).delete()
+        else:
+            set_deadline(kind, due, key=pool.key)
     if tables:
         announce.queue_changed(pool_ids=[pool.pk], user_ids=[by_id[i].user_id for i in seated])
     return tables
@@ -224,6 +254,18 @@ def pool_fill(claimed: Deadline, now: datetime) -> bool:
             deadline.delete()
             return False
         return bool(pool_wave(pool=pool, now=now, fill=True))
+
+
+@handles(POOL_WAVE)
+def pool_wave_again(claimed: Deadline, now: datetime) -> bool:
+    """Ratings windows widened enough for someone waiting: seat the rooms now possible."""
+    with transaction.atomic():
+        pool = Pool.objects.select_for_update().filter(key=claimed.key).first()
+        deadline = still_due(claimed)
+        if deadline is None:
+            return False
+        deadline.delete()
+        return pool is not None and bool(pool_wave(pool=pool, now=now))
 
 
 @on_parked(POOL_FILL)

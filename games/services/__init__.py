@@ -6,7 +6,8 @@ command's version, the next version, the viewers told after the commit).
 the ledger): a player's own row (``accounts.services.lock_player``: their queue
 joins and stake sits), then a matchmaking pool's or a stake setting's row, then
 the table, its seats, invitations, tickets, the league's week row, then wallets
-and other ledger accounts (in primary-key order), then players' rows (XP).  A
+and other ledger accounts (in primary-key order), then players' rows (XP), then
+their ratings (``ratings.Rating``, in user-id order).  A
 service that needs a row of a later kind locks the earlier kinds first, even
 when it only found the table through that row (``invitation_decline`` reads
 the invitation's table id without a lock, locks the table, then the

@@ -42,6 +42,7 @@ from deadlines.services import handles, set_deadline, still_due
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
 from games.escrow import StakedElsewhere, escrow
+from games.fairplay import kept_apart
 from games.kinds import STAKE_FILL
 from games.models import Seat, StakeSetting, StakeSit, Table
 from games.store import Writing, changing, check_version, locked_table
@@ -56,16 +57,22 @@ def _same_settings(rules: Rules, stake: int) -> dict[str, Any]:
 
 def _open_table(user: User, rules: Rules, stake: int) -> int:
     """The oldest open table for these settings with a free seat (locked), or a new one."""
+    apart = kept_apart(user)  # accounts of the player's browsers sit at other tables
     candidates = (
         Table.objects.filter(status=Table.Status.WAITING, **_same_settings(rules, stake))
         .filter(seats__user__isnull=True)
+        .exclude(seats__user__in=apart)
         .order_by("created_at")
         .values_list("pk", flat=True)
         .distinct()
     )
     for table_id in candidates[:5]:
         table = locked_table(table_id)
-        if table.status == Table.Status.WAITING and table.seats.filter(user=None).exists():
+        if (
+            table.status == Table.Status.WAITING
+            and table.seats.filter(user=None).exists()
+            and not table.seats.filter(user__in=apart).exists()  # again, under the lock
+        ):
             return table.pk
     table = Table.objects.create(
         host=user, turn_seconds=ONLINE_TURN_SECONDS, **_same_settings(rules, stake)

@@ -39,6 +39,7 @@ from .parts import (
 
 if TYPE_CHECKING:
     from games.payouts import Payout
+    from games.seat_notes import SeatNote
 
 
 class SeatFacts(NamedTuple):
@@ -81,11 +82,14 @@ def build_view(
     invitations: tuple[str, ...] = (),
     clocks: Clocks = Clocks(),  # noqa: B008  (an immutable NamedTuple)
     payouts: tuple[Payout, ...] = (),
+    seat_notes: tuple[SeatNote, ...] = (),
     deal: DealProof = NO_PROOF,
 ) -> TableView:
     """The view of the seat ``you`` (None: a spectator) of a table whose ``match`` is
     being played (None: not started).  ``actors``: who made each move of the current
-    hand; ``clocks``: the deadlines the screen counts down to."""
+    hand; ``clocks``: the deadlines the screen counts down to; ``payouts``: what the
+    table paid this viewer, ``seat_notes``: what other apps say of every seat, once the
+    table is over (a rating's change)."""
     names = {s.number: (_("You") if s.number == you else s.name) for s in seats}
     mine = next((s for s in seats if s.number == you), None)
     player = match.round.view(you) if match is not None else None
@@ -131,6 +135,7 @@ def build_view(
         you_are_away=bool(mine and mine.is_away),
         you_are_ready=bool(mine and mine.is_ready),
         payouts=payouts,
+        seat_notes=seat_notes,
         deal=deal,
     )
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from games.payouts import Payout
+    from games.seat_notes import SeatNote
 
 #: Where each seat sits on the viewer's screen, from the viewer's own (bottom) round.
 POSITIONS = {
@@ -217,6 +218,7 @@ class TableView(NamedTuple):
     you_are_away: bool = False
     you_are_ready: bool = False
     payouts: tuple[Payout, ...] = ()  # what the table paid this viewer, once it is over
+    seat_notes: tuple[SeatNote, ...] = ()  # every seat's, once finished (a rating's change)
     deal: DealProof = NO_PROOF
 
     @property

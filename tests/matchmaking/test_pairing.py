@@ -5,15 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchmaking.pairing import (
     Fill,
     Waiting,
+    Window,
     fill_due_at,
     filler_level,
     forming,
+    next_wave_at,
+    room_of,
     room_to_fill,
     rooms,
 )
@@ -146,3 +149,96 @@ def test_property_settings_are_equal_at_every_table(rows: list[tuple[str, int, i
     for pool in "abc":
         for room in rooms([w for w in queue if w.pool == pool], 2):
             assert {w.pool for w in room} == {pool}
+
+
+# Pairing by skill: a rating window that widens with waiting, and browsers kept apart.
+WINDOW = Window(base=50, per_second=15, open_after=TIMEOUT)
+
+
+def rated(*ratings: int, browsers: tuple[frozenset[str], ...] = ()) -> list[Waiting]:
+    """People who came a second apart from T0, with these ratings."""
+    return [
+        Waiting(
+            id=i,
+            player=100 + i,
+            joined_at=T0 + timedelta(seconds=i),
+            rating=r,
+            browsers=browsers[i] if i < len(browsers) else frozenset(),
+        )
+        for i, r in enumerate(ratings)
+    ]
+
+
+def test_the_window_widens_with_waiting_and_opens_at_the_fill() -> None:
+    a, b = rated(1500, 1800)  # 300 apart: 50 + 50 when both are new
+    reaches = [WINDOW.reach(a, T0 + timedelta(seconds=s)) for s in (0, 5, 10, 19)]
+    assert reaches == [50, 125, 200, 335]
+    assert WINDOW.reach(a, T0 + TIMEOUT) == float("inf")
+    assert rooms([a, b], 2, now=T0 + timedelta(seconds=1), window=WINDOW) == []
+    opens = WINDOW.opens_at(a, b)  # 50 + 15 t  +  50 + 15 (t - 1)  =  300
+    assert opens == T0 + timedelta(seconds=7.1666666666)  # to the microsecond
+    assert rooms([a, b], 2, now=opens - timedelta(milliseconds=1), window=WINDOW) == []
+    assert ids(rooms([a, b], 2, now=opens, window=WINDOW)) == [[0, 1]]
+    assert next_wave_at([a, b], 2, now=T0 + timedelta(seconds=1), window=WINDOW) == opens
+
+
+def test_the_closest_ratings_sit_together_first() -> None:
+    queue = rated(1500, 1900, 1540, 1880)
+    now = T0 + timedelta(seconds=3)
+    assert ids(rooms(queue, 2, now=now, window=WINDOW)) == [[0, 2], [1, 3]]
+    assert ids(rooms(queue, 2)) == [[0, 1], [2, 3]]  # first come, first seated
+
+
+def test_a_far_rating_waits_no_longer_than_the_fill() -> None:
+    queue = rated(1200, 2400)  # too far apart for any window but the open one
+    assert next_wave_at(queue, 2, now=T0 + timedelta(seconds=1), window=WINDOW) == T0 + TIMEOUT
+    assert ids(rooms(queue, 2, now=T0 + TIMEOUT, window=WINDOW)) == [[0, 1]]
+    alone = rated(1200)
+    fill = room_to_fill(alone, 2, now=T0 + TIMEOUT, timeout=TIMEOUT, window=WINDOW)
+    assert fill == Fill(people=tuple(alone), fillers=1)
+
+
+def test_two_accounts_of_one_browser_are_never_paired_however_long_they_wait() -> None:
+    shared = frozenset({"b1"})
+    queue = rated(1500, 1500, browsers=(shared, shared | {"b2"}))
+    for later in (1, 20, 3600):
+        now = T0 + timedelta(seconds=later)
+        assert rooms(queue, 2, now=now, window=WINDOW) == []
+        assert rooms(queue, 2) == []  # first come, first seated too
+    assert next_wave_at(queue, 2, now=T0, window=WINDOW) is None
+    fill = room_to_fill(queue, 2, now=T0 + TIMEOUT, timeout=TIMEOUT, window=WINDOW)
+    assert fill == Fill(people=(queue[0],), fillers=1)  # the other waits for someone else
+    third = Waiting(id=9, player=9, joined_at=T0 + timedelta(seconds=2), rating=1500)
+    assert ids(rooms([*queue, third], 3, now=T0, window=WINDOW)) == []
+    assert ids(rooms([*queue, third], 2, now=T0 + timedelta(seconds=2), window=WINDOW)) == [[0, 9]]
+
+
+def test_the_waiting_screen_shows_the_room_forming_for_the_player() -> None:
+    queue = rated(1500, 2400, 1520)  # a 3-seat pool: 0 and 2 are close, 1 far
+    now = T0 + timedelta(seconds=3)
+    assert [w.id for w in room_of(queue, 3, 2, now=now, window=WINDOW)] == [0, 2]
+    assert [w.id for w in room_of(queue, 3, 1, now=now, window=WINDOW)] == [1]
+
+
+@settings(deadline=None)  # timing is not the property: the suite shares a busy machine
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(1000, 2200)), min_size=1, max_size=12),
+    seat_counts,
+    st.integers(0, 60),
+)
+def test_property_a_room_is_always_within_everyones_window_and_full(
+    rows: list[tuple[int, int]], seats: int, later: int
+) -> None:
+    queue = [
+        Waiting(id=i, player=i, joined_at=T0 + timedelta(seconds=s), rating=r)
+        for i, (s, r) in enumerate(rows)
+    ]
+    now = T0 + timedelta(seconds=40 + later)
+    started = rooms(queue, seats, now=now, window=WINDOW)
+    for room in started:
+        assert len(room) == seats
+        assert all(WINDOW.allows(a, b, now) for a in room for b in room)
+    left = forming(queue, seats, now=now, window=WINDOW)
+    if left and now - left[0].joined_at >= TIMEOUT:  # nobody waits past the fill
+        fill = room_to_fill(queue, seats, now=now, timeout=TIMEOUT, window=WINDOW)
+        assert fill is not None and fill.people[0] == left[0] and fill.fillers >= 1

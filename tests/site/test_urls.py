@@ -66,6 +66,7 @@ SAMPLES: dict[str, Callable[[World], dict[str, object]]] = {
     "number": lambda w: {"existing": 1, "unknown": 99},
     "token": lambda w: {"unknown": "nope-token"},
     "uidb64": lambda w: {"unknown": "MQ"},
+    "format": lambda w: {"duel": "duel", "free": "free", "pairs": "pairs", "unknown": "nope"},
 }
 
 
