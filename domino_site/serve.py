@@ -27,6 +27,8 @@ from typing import Any
 
 import uvloop
 
+from games import thinking
+
 #: A collection longer than this is logged (seconds): it holds up every socket.
 SLOW_COLLECTION = float(os.environ.get("DOMINO_SLOW_COLLECTION_MS", "100")) / 1000
 _collection_started = 0.0
@@ -92,6 +94,7 @@ def main() -> None:
 
     importlib.import_module(application_module(sys.argv[1:]))  # the site loaded, then frozen
     tune_runtime()
+    thinking.in_child()  # this process holds the sockets: the engine thinks elsewhere
     CommandLineInterface.entrypoint()
 
 

@@ -30,11 +30,12 @@ from django.utils import timezone
 
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
-from games.engine import parse_move
-from games.engine.coach import Review, review_hand, seed_for
+from games.engine import thinking as engine_thinking
+from games.engine.coach import Review, seed_for
 from games.kinds import COACH
 from games.models import Hand, MoveReview, Seat
 from games.models import Move as StoredMove
+from games.thinking import think
 
 #: Seconds of analysis one worker pass may spend on a hand before it lets the other
 #: deadlines (bots' moves, clocks) go first; the rest waits for the next pass.
@@ -112,20 +113,18 @@ def pending_plies(hand: Hand, moves: list[StoredMove]) -> list[int]:
 def analyse(
     hand: Hand, moves: list[StoredMove], plies: list[int], *, budget: float
 ) -> list[Review]:
-    """Reviews of ``plies``, in order, until ``budget`` seconds are spent (at least one)."""
-    rules = hand.table.rules
-    played = [parse_move(m.text) for m in moves]
-    seed = seed_for(hand.table.code, hand.number)
-    iterations = settings.COACH_ITERATIONS
-    started = time.perf_counter()
-    out: list[Review] = []
-    for ply in plies:
-        out += review_hand(
-            rules, hand.initial_position, played, plies=[ply], seed=seed, iterations=iterations
-        )
-        if time.perf_counter() - started >= budget:
-            break
-    return out
+    """Reviews of ``plies``, in order, until ``budget`` seconds are spent (at least one);
+    off the serving process when this one serves sockets (``games.thinking``)."""
+    return think(
+        engine_thinking.review,
+        hand.table.rules.to_text(),
+        hand.initial_position,
+        [m.text for m in moves],
+        plies,
+        seed=seed_for(hand.table.code, hand.number),
+        iterations=settings.COACH_ITERATIONS,
+        budget=budget,
+    )
 
 
 @handles(COACH)

@@ -38,13 +38,14 @@ from games.constants import (
     STAND_IN_BOT_LEVEL,
 )
 from games.engine import IllegalMoveError, Match, Move, parse_move
-from games.engine.bots import make_bot
+from games.engine import thinking as engine_thinking
 from games.history.coach import review_later
 from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
 from games.store import Writing, changing, check_version
+from games.thinking import think
 from games.view.errors import GameError, illegal_move_message
 
 from .deals import deal_hand
@@ -421,9 +422,10 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
 def stand_in_choice(match: Match, seat: Seat) -> Move:
     """What is played for ``seat``: by its bot, or for a person by the stand-in bot.
 
-    The bot is given that seat's view and nothing else."""
-    view = match.view(seat.number)  # the hand and the match scores before it
-    return make_bot(seat.bot_level or STAND_IN_BOT_LEVEL).choose(view)
+    The bot is given that seat's view and nothing else (the hand and the match scores
+    before it); it thinks off the serving process when this one serves sockets."""
+    level = seat.bot_level or STAND_IN_BOT_LEVEL
+    return parse_move(think(engine_thinking.choose, match.record(), seat.number, level))
 
 
 @dataclass

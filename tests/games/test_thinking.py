@@ -1,0 +1,95 @@
+"""games/thinking.py: the engine's searches run in a child process once the server
+says it holds the sockets (domino_site.serve), in place anywhere else; a computer
+player's move and the coach's review go through it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from deadlines.services import run_due
+from games import services, thinking
+from games.engine import PRESETS, Match
+from games.engine import bots as engine_bots
+from games.engine import coach as engine_coach
+from games.engine import thinking as engine_thinking
+from games.models import Move, MoveReview, Table
+from games.records import load_match
+from tests.fixtures import play_to_the_end, version_of
+
+
+@pytest.fixture
+def in_child() -> Iterator[None]:
+    thinking.in_child(1)
+    yield
+    thinking.in_place()
+
+
+def refuse(*args: object, **kwargs: object) -> None:
+    raise AssertionError("an engine search ran in the serving process")
+
+
+@pytest.mark.usefixtures("in_child")
+def test_a_search_runs_in_a_child_process_once_the_server_asks() -> None:
+    assert thinking.think(os.getpid) != os.getpid()
+    match = Match(PRESETS["duello"])
+    move = thinking.think(engine_thinking.choose, match.record(), match.round.turn, "easy")
+    assert move in {str(m) for m in match.round.legal_moves()}
+
+
+def test_elsewhere_a_search_runs_in_place() -> None:
+    assert thinking.think(os.getpid) == os.getpid()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("in_child")
+def test_a_computer_players_move_is_searched_in_the_child_not_here(
+    anna: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in (engine_bots, engine_thinking):  # this process may not search
+        monkeypatch.setattr(module, "make_bot", refuse)
+    table = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=PRESETS["duello"])
+    for _ in range(20):  # the person moves when it is their turn, the worker the computer
+        if Move.objects.filter(hand__table=table, actor="bot").exists():
+            break
+        match = load_match(Table.objects.get(pk=table.pk))
+        if match.round.turn == 0:
+            move = str(match.round.legal_moves()[0])
+            services.move_submit(
+                table_id=table.pk,
+                user=anna,
+                move=move,
+                version=version_of(table),  # type: ignore[arg-type]
+            )
+        run_due(now=timezone.now() + timedelta(minutes=1))
+    assert Move.objects.filter(hand__table=table, actor="bot").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("in_child")
+def test_the_coachs_review_is_searched_in_the_child_not_here(
+    friends_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in (engine_coach, engine_thinking):  # this process may not search
+        monkeypatch.setattr(module, "review_hand", refuse)
+    play_to_the_end(friends_table)
+    run_due(now=timezone.now() + timedelta(minutes=5))  # the coach's deadlines
+    assert MoveReview.objects.filter(hand__table=friends_table).exists()
+
+
+def test_the_server_starts_the_child_before_it_serves() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "from daphne.cli import CommandLineInterface; from domino_site import serve; "
+        "from games import thinking; "
+        "CommandLineInterface.entrypoint = lambda: print(thinking.elsewhere()); "
+        "serve.main(); thinking.in_place()"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
