@@ -25,6 +25,7 @@ REGIONS: dict[str, str] = {
     "lobby": "games/_lobby.html",
     "seats": "games/_seats.html",
     "board": "games/_board.html",
+    "deal": "games/_deal.html",
     "status": "games/_status.html",
     "hand": "games/_hand.html",
     "scores": "games/_scores.html",
@@ -71,7 +72,15 @@ def _board(tv: Any) -> Values:
         "last_kind": last.kind if last else None,
         "last_end": last.end if last else None,
         "your_turn": tv.your_turn,
-        "commitment": tv.deal.commitment,
+    }
+
+
+def _deal(tv: Any) -> Values:
+    # the hand's commitment, and the next one's for a seated player's browser to seed:
+    # the same all hand long, so a frame carries this region once a hand
+    return {
+        "commitment": tv.deal.commitment if tv.playing else "",
+        "next_commitment": tv.deal.next_commitment if tv.you is not None else "",
     }
 
 
@@ -89,5 +98,6 @@ def _scores(tv: Any) -> Values:
 SHARED: dict[str, tuple[str, Callable[[Any], Values]]] = {
     "games/_hand.html": ("games/_hand_body.html", _hand),
     "games/_board.html": ("games/_board_body.html", _board),
+    "games/_deal.html": ("games/_deal_body.html", _deal),
     "games/_scores.html": ("games/_score_body.html", _scores),
 }

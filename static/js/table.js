@@ -119,8 +119,9 @@
       })
       .join("");
   }
-  function addSeed(h) {
-    var commitment = h.dataset.nextCommitment;
+  function addSeed() {
+    var deal = document.getElementById("deal");
+    var commitment = deal && deal.dataset.nextCommitment;
     if (!commitment || !socket || offline || seededFor[commitment] || !window.crypto) return;
     var key = "domino-seed:" + commitment;
     var seed = null;
@@ -140,7 +141,7 @@
   // The hand's commitment as this browser saw it before the seed was revealed: the
   // hand's verify page says so when it finds it here.
   function rememberCommitment() {
-    var shown = document.querySelector("#board [data-commitment]");
+    var shown = document.querySelector("#deal [data-commitment]");
     if (!shown) return;
     try {
       window.localStorage.setItem("domino-seen:" + shown.dataset.commitment, "1");
@@ -156,7 +157,7 @@
     if (!h) return;
     if (h.dataset.title) document.title = h.dataset.title;
     syncSoundToggle();
-    addSeed(h);
+    addSeed();
     rememberCommitment();
     var now = {
       key: h.dataset.lastMove || "",

@@ -42,15 +42,15 @@ def test_the_commitment_is_shown_before_the_first_move_and_the_seed_after_the_en
     page.goto(live_site.url)
     page.select_option("select[name=level]", "easy")
     page.click("#quick-play")
-    page.wait_for_selector("#board [data-commitment]")
+    page.wait_for_selector("#deal [data-commitment]")
     code = re.search(r"/t/([\w-]+)/$", page.url).group(1)  # type: ignore[union-attr]
-    shown = page.locator("#board [data-commitment]").get_attribute("data-commitment")
+    shown = page.locator("#deal [data-commitment]").get_attribute("data-commitment")
     assert HEX64.fullmatch(shown) and page.locator("[data-seed]").count() == 0
     assert "Impegno della distribuzione" in page.locator("#board .board-info").inner_text()
     assert page.evaluate(FITS)  # the long hex does not widen the phone's page
 
     # The browser adds a seed of its own to the next deal, and the server has it.
-    upcoming = page.locator("#table-head").get_attribute("data-next-commitment")
+    upcoming = page.locator("#deal").get_attribute("data-next-commitment")
     assert HEX64.fullmatch(upcoming) and upcoming != shown
     wait_for(page, "c => !!localStorage.getItem('domino-seed:' + c)", arg=upcoming)
     mine = page.evaluate("c => localStorage.getItem('domino-seed:' + c)", upcoming)
