@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import bench.load
+from bench.load import pairs
 from bench.load.report import median_of, medians_text
 from bench.load.run import run
 from bench.load.scaled_servers import ScaledServers
@@ -102,6 +103,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--repeat", type=int, default=1, help="runs, each on a fresh server; prints their medians"
     )
     p.add_argument(
+        "--pairs",
+        type=int,
+        default=None,
+        help="alternating runs of the fixed reference (bench/REFERENCE) and the checkout:\n"
+        "prints the reference's medians, the checkout's and their ratio (bench/load/pairs.py)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -121,6 +129,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         host = urllib.parse.urlsplit(args.url).hostname
         if host not in ("127.0.0.1", "localhost", "::1"):
             p.error("--url must be on this machine (127.0.0.1)")
+    if args.pairs is not None:
+        for name in ("url", "rev", "site", "scaled", "ramp"):
+            if getattr(args, name):
+                p.error(f"--pairs serves the reference and the checkout: not with --{name}")
     if args.scaled is not None:
         if args.scaled < 1:
             p.error("--scaled wants at least one process")
@@ -137,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     if args.seed is not None:
         random.seed(args.seed)
+    if args.pairs is not None:
+        return run_pairs(args)
     runs = [run_once(args, n) for n in range(args.repeat)]
     if args.repeat > 1 and not args.ramp:
         print(medians_text(runs))
@@ -153,6 +167,25 @@ def main(argv: list[str] | None = None) -> int:
             payload["median"] = median_of(done) if done else None
         args.json.write_text(json.dumps(payload, indent=2, default=str))
         print(f"figures written to {args.json}")
+    return 0
+
+
+def run_pairs(args: argparse.Namespace) -> int:
+    """``--pairs``: the reference and the checkout in alternating runs, then one table."""
+    ref = pairs.reference()
+    runs: dict[str, list[dict[str, Any]]] = {"reference": [], "checkout": []}
+    for number, site in enumerate(pairs.order(args.pairs)):
+        args.rev = ref if site == "reference" else None
+        print(f"\n== {site} ({ref if args.rev else _commit()}), run {number + 1}", flush=True)
+        outcome = run_once(args, number)
+        runs[site] += outcome["steps"][:1]
+    args.rev = None
+    text = pairs.table(runs, ref)
+    print(f"\n{text}")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"reference": ref, "checkout": _commit(), "runs": runs, "table": text}
+        args.json.write_text(json.dumps(payload, indent=2, default=str))
     return 0
 
 
