@@ -37,11 +37,11 @@ from .view import PlayerView
 #: Sampled deals per decision.  At 1,000 a decision's loss moves by about 0.75 points
 #: (a standard deviation) with the seed, well under the first threshold, and one
 #: person's moves of a 7-tile, 4-player hand are reviewed in about a second on one core
-#: (bench/coach.md).
+#: (docs/coach.md).
 ITERATIONS = 1000
 
 #: Losses (in points of the hand's expected margin, the 10-point win bonus included)
-#: from which a move is marked, chosen from bench/coach.md's measurements of
+#: from which a move is marked, chosen from docs/coach.md's measurements of
 #: medium bots' hands (a sound club player's rules of thumb): about one move with a
 #: choice in nine loses 4 or more (an inaccuracy, "?!"), one in eighteen 8 or more
 #: (a mistake, "?": about a hand's win bonus), one in fifty 15 or more (a blunder,
