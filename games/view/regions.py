@@ -25,9 +25,9 @@ REGIONS: dict[str, str] = {
     "lobby": "games/_lobby.html",
     "seats": "games/_seats.html",
     "board": "games/_board.html",
-    "deal": "games/_deal.html",
     "status": "games/_status.html",
     "hand": "games/_hand.html",
+    "deal": "games/_deal.html",
     "scores": "games/_scores.html",
     "log": "games/_log.html",
 }

@@ -46,7 +46,7 @@ def test_the_commitment_is_shown_before_the_first_move_and_the_seed_after_the_en
     code = re.search(r"/t/([\w-]+)/$", page.url).group(1)  # type: ignore[union-attr]
     shown = page.locator("#deal [data-commitment]").get_attribute("data-commitment")
     assert HEX64.fullmatch(shown) and page.locator("[data-seed]").count() == 0
-    assert "Impegno della distribuzione" in page.locator("#board .board-info").inner_text()
+    assert "Impegno della distribuzione" in page.locator("#deal").inner_text()
     assert page.evaluate(FITS)  # the long hex does not widen the phone's page
 
     # The browser adds a seed of its own to the next deal, and the server has it.
