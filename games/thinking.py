@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,7 +41,12 @@ def in_child(processes: int | None = None) -> None:
     with _lock:
         if _pool is None:
             context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=_processes, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=_processes,
+                mp_context=context,
+                initializer=_leave_with,
+                initargs=(os.getpid(),),
+            )
 
 
 def elsewhere() -> bool:
@@ -69,6 +75,17 @@ def think(search: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         log.error("the engine's child process died: starting another")
         _replace(pool)
         return think(search, *args, **kwargs)
+
+
+def _leave_with(parent: int) -> None:
+    """In the child: end when the server does (however it ended: a kill leaves no word)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-the-server", daemon=True).start()
 
 
 def _replace(broken: ProcessPoolExecutor) -> None:

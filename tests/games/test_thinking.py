@@ -93,3 +93,30 @@ def test_the_server_starts_the_child_before_it_serves() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_the_child_ends_when_the_server_is_killed() -> None:
+    """A server stopped by SIGKILL says nothing to its child: the child sees it gone."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    probe = (
+        "import os, sys; from games import thinking; thinking.in_child(1); "
+        "print(thinking.think(os.getpid), flush=True); sys.stdin.read()"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", probe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    child = int(server.stdout.readline())
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    for _ in range(50):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the child {child} outlived its server")
