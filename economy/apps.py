@@ -8,7 +8,7 @@ class EconomyConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import header
-        from games.escrow import register
+        from games.hooks.escrow import register
 
         from . import signals  # noqa: F401
         from .selectors import balance_of

@@ -15,8 +15,8 @@ from economy.models import Account, Entry, Purchase, Reason, Transfer, XpAward
 from economy.services.grants import bonus_day, daily_key
 from economy.services.rewards import base_reward, seating_of
 from economy.services.shop import PRODUCTS, Product
+from games.hooks.payouts import Payout
 from games.models import SeatResult, Table
-from games.payouts import Payout
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -3,8 +3,8 @@
 The starting grant follows the account: whenever a registered player is saved
 without one (a sign-up, a guest claiming their account), it is paid.  Match
 rewards follow ``games.signals.match_finished``; what a table paid each player is
-read for its end screen through ``games.payouts``; a stake table's pot is paid
-by ``pay_the_pot`` (the stakes went in through ``games.escrow``).  Signals and
+read for its end screen through ``games.hooks.payouts``; a stake table's pot is paid
+by ``pay_the_pot`` (the stakes went in through ``games.hooks.escrow``).  Signals and
 registries, so neither accounts nor games need know about coins."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import User
+from games.hooks.payouts import reports
 from games.models import SeatResult, Table
-from games.payouts import reports
 from games.signals import match_finished
 
 from .selectors import table_payouts

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts import header
@@ -77,7 +78,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         rules=state.rules,
         version=table.version,
         match=match,
-        seats=[_facts(s, table, present) for s in state.seats],
+        seats=_seat_facts(state, present),
         you=mine.number if mine else None,
         is_host=user is not None and table.host_id == user.pk,
         mode_label=table_mode(table),
@@ -92,6 +93,16 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         seat_notes=state.seat_notes,
         deal=_deal_proof(state, match),
     )
+
+
+def _seat_facts(state: TableState, present: set[int] | None) -> tuple[SeatFacts, ...]:
+    """The seats as every viewer sees them at this version: built once per language and
+    presence, then shared by every viewer of the version."""
+    key = ("seats", get_language(), frozenset(present) if present is not None else None)
+    facts = state.memo.get(key)
+    if facts is None:
+        facts = state.memo[key] = tuple(_facts(s, state.table, present) for s in state.seats)
+    return facts
 
 
 def _facts(seat: Seat, table: Table, present: set[int] | None) -> SeatFacts:

@@ -18,15 +18,17 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 
 from games.engine import Match, Round, Rules, parse_move
+from games.hooks.payouts import Payout, payouts_of
+from games.hooks.seat_notes import SeatNote, notes_of
 from games.models import Hand, Invitation, Move, Seat, Table
-from games.payouts import Payout, payouts_of
-from games.seat_notes import SeatNote, notes_of
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -43,9 +45,12 @@ class TableState:
     actors: tuple[str, ...]  # who made each move of the current hand (Move.Actor)
     invitations: tuple[str, ...]  # names with a pending invitation, while waiting
     deadlines: dict[str, datetime]
-    # once the table is over: what it paid each player, by user id (games.payouts)
+    # once the table is over: what it paid each player, by user id (games.hooks.payouts)
     payouts: dict[int, tuple[Payout, ...]] = field(default_factory=dict)
-    seat_notes: tuple[SeatNote, ...] = ()  # once finished: every seat's (games.seat_notes)
+    seat_notes: tuple[SeatNote, ...] = ()  # once finished: every seat's (games.hooks.seat_notes)
+    # what the selector builds of this version for every viewer alike, built once
+    # (``games.selectors``: the seats as everyone sees them, per language and presence)
+    memo: dict[Hashable, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def version(self) -> int:

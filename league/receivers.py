@@ -1,5 +1,5 @@
 """League points are written in the transaction that ends an online match, and read
-back for its end screen (``games.payouts``)."""
+back for its end screen (``games.hooks.payouts``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from games.hooks.payouts import reports
 from games.models import Table
-from games.payouts import reports
 from games.signals import match_finished
 
 from .selectors import table_points

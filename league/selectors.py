@@ -15,8 +15,8 @@ from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
 from economy import numbers
+from games.hooks.payouts import Payout
 from games.models import Table
-from games.payouts import Payout
 
 from . import rules
 from .models import Entry, Finish, LeagueWeek, Member, Tier

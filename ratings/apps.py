@@ -7,7 +7,7 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import fairplay
+        from games.hooks import fairplay
 
         from . import receivers  # noqa: F401
         from .selectors import sharing_a_browser

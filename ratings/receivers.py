@@ -1,5 +1,5 @@
 """Ratings move in the transaction that ends an online match, and are read back for
-its end screen (``games.seat_notes``)."""
+its end screen (``games.hooks.seat_notes``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from games.hooks.seat_notes import notes
 from games.models import Table
-from games.seat_notes import notes
 from games.signals import match_finished
 
 from .selectors import table_notes

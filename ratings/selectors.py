@@ -11,8 +11,8 @@ from datetime import datetime
 from django.db.models import Q
 
 from accounts.models import User
+from games.hooks.seat_notes import SeatNote
 from games.models import Table
-from games.seat_notes import SeatNote
 
 from .models import BrowserSeen, Format, Rating, RatingChange, RatingReset
 from .policy import FORMATS, START, Skill
@@ -161,7 +161,7 @@ def leaderboard(*, format: str, viewer: User | None) -> Leaderboard:
 
 
 def table_notes(table: Table) -> Iterator[SeatNote]:
-    """What a finished match did to each person's rating (``games.seat_notes``)."""
+    """What a finished match did to each person's rating (``games.hooks.seat_notes``)."""
     for seat, before, after, provisional in RatingChange.objects.filter(table=table).values_list(
         "seat", "shown_before", "shown_after", "provisional_after"
     ):

@@ -73,8 +73,8 @@ def test_players_and_time_based_work_know_nothing_of_the_apps_built_on_them() ->
 
 
 def test_the_tables_know_nothing_of_coins_or_matchmaking() -> None:
-    """Stake tables pay through the escrow economy registers (``games.escrow``), the end
-    screen reads what was paid through ``games.payouts``, and matchmaking seats people
+    """Stake tables pay through the escrow economy registers (``games.hooks.escrow``), the end
+    screen reads what was paid through ``games.hooks.payouts``, and matchmaking seats people
     through the tables' services: games imports neither app."""
     found = [
         (where, module)

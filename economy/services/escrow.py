@@ -1,7 +1,7 @@
 """Stake tables' pots: stakes go into the table's escrow, and come out exactly once.
 
 The tables' lifecycle (``games.services.stakes``: who sits, leaves, when a table
-is cancelled) pays through ``CoinEscrow``, registered with ``games.escrow`` when
+is cancelled) pays through ``CoinEscrow``, registered with ``games.hooks.escrow`` when
 the app starts; the pot is paid when the match ends (``economy.signals``).
 Each helper locks the table first (the global lock order: table, seats,
 tickets, wallets), so everything a pot does happens one at a time per table.
@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 
 from economy import numbers
 from economy.models import Account, Reason, StakeInPlay, Transfer
-from games.escrow import StakedElsewhere
+from games.hooks.escrow import StakedElsewhere
 from games.models import Table
 
 from .grants import claimed_only
@@ -177,7 +177,7 @@ def pot_pay(*, table: Table, winners: Sequence[tuple[int, User]]) -> Transfer | 
 
 
 class CoinEscrow:
-    """The stake tables' escrow in coins (``games.escrow.Escrow``): what the tables'
+    """The stake tables' escrow in coins (``games.hooks.escrow.Escrow``): what the tables'
     lifecycle calls, in its transaction, once it holds the table's lock."""
 
     def stakes(self) -> Sequence[int]:

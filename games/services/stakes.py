@@ -1,5 +1,5 @@
 """Stake tables' lifecycle: open, fill, cancel, start.  People only; each pays the
-stake as they sit, through the escrow the coins' app registered (``games.escrow``).
+stake as they sit, through the escrow the coins' app registered (``games.hooks.escrow``).
 
 A player sits at the open table for the settings and stake they chose (a new
 one opens when none is open); the stake moves into the table's escrow in the
@@ -41,8 +41,8 @@ from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
 from games.constants import ONLINE_TURN_SECONDS
 from games.engine import Rules
-from games.escrow import StakedElsewhere, escrow
-from games.fairplay import kept_apart
+from games.hooks.escrow import StakedElsewhere, escrow
+from games.hooks.fairplay import kept_apart
 from games.kinds import STAKE_FILL
 from games.models import Seat, StakeSetting, StakeSit, Table
 from games.store import Writing, changing, check_version, locked_table
@@ -124,7 +124,7 @@ def stake_table_sit(
     ``token`` (the sit form's): the same form sent again, with the same settings,
     returns the table it sat the player at and pays nothing more.  Raises
     ``AlreadySeated`` when the player's stake is in play at another table,
-    ``games.escrow.NoEscrow`` when no app keeps the stakes."""
+    ``games.hooks.escrow.NoEscrow`` when no app keeps the stakes."""
     coins = escrow()
     coins.may_stake(user)
     if stake not in coins.stakes():

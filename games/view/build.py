@@ -38,8 +38,8 @@ from .parts import (
 )
 
 if TYPE_CHECKING:
-    from games.payouts import Payout
-    from games.seat_notes import SeatNote
+    from games.hooks.payouts import Payout
+    from games.hooks.seat_notes import SeatNote
 
 
 class SeatFacts(NamedTuple):

@@ -24,8 +24,8 @@ from games.engine import Draw, Match, Pass, Play, PlayerView, RoundResult, Rules
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from games.payouts import Payout
-    from games.seat_notes import SeatNote
+    from games.hooks.payouts import Payout
+    from games.hooks.seat_notes import SeatNote
 
 #: Where each seat sits on the viewer's screen, from the viewer's own (bottom) round.
 POSITIONS = {

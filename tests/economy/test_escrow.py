@@ -24,7 +24,7 @@ from economy.services import (
 )
 from economy.services.escrow import CoinEscrow
 from games.engine import Round
-from games.escrow import StakedElsewhere, escrow
+from games.hooks.escrow import StakedElsewhere, escrow
 from games.models import Hand, SeatResult, Table
 from games.services.stakes import stake_table_sit
 from games.view.errors import GameError

@@ -43,7 +43,7 @@ from economy.services import (
     stake_sit,
     stakes_refund_all,
 )
-from games.escrow import StakedElsewhere
+from games.hooks.escrow import StakedElsewhere
 from games.models import SeatResult, Table
 from games.view.errors import GameError
 

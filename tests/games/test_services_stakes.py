@@ -20,8 +20,8 @@ from deadlines.services import run_due
 from economy.audit import audit_ledger as audit
 from economy.errors import InsufficientCoins
 from economy.models import Reason, Transfer
-from games import escrow
 from games.engine import PRESETS
+from games.hooks import escrow
 from games.kinds import STAKE_FILL
 from games.models import StakeSetting, StakeSit, Table
 from games.services.stakes import (
@@ -167,7 +167,7 @@ def test_a_table_that_does_not_fill_in_time_is_cancelled_and_refunded_exactly_on
     assert audit().ok
 
 
-# --- The lifecycle pays through whatever escrow is registered (games.escrow). ---
+# --- The lifecycle pays through whatever escrow is registered (games.hooks.escrow). ---
 
 
 @dataclass

@@ -3,7 +3,7 @@
 Games knows nothing of ratings: an app that keeps something per seat of a finished
 match (a rating's change) registers here a function (``@notes``) that reads its own
 records of one table.  A table's state reads them once, when the match is over
-(``games.states``), as it reads the payouts (``games.payouts``); unlike payouts,
+(``games.states``), as it reads the payouts (``games.hooks.payouts``); unlike payouts,
 notes are public: every viewer of the end screen sees every seat's.
 """
 

@@ -82,5 +82,5 @@ def escrow() -> Escrow:
     """The registered escrow; ``NoEscrow`` when there is none (seating a player at a
     stake table without taking the stake would be giving the pot away)."""
     if _registered is None:
-        raise NoEscrow("stake tables need an escrow: register one with games.escrow.register")
+        raise NoEscrow("stake tables need an escrow: register one with games.hooks.escrow.register")
     return _registered
