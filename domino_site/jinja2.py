@@ -1,9 +1,7 @@
 """The Jinja2 environment of the table's live regions (``templates/regions/``).
 
 A table's regions are rendered for every viewer at every version, so they use the
-faster of Django's two template engines (its translations looked up once per render:
-``overrides.jinja2``);
-the rest of the site is Django templates.
+faster of Django's two template engines; the rest of the site is Django templates.
 Translations are Django's own (``{% trans %}`` and ``_()`` call its gettext in the
 language active for the viewer).  What the templates call is one table for the site
 and the offline table (``games.view.templating.install``): here, the site's answers.
@@ -18,6 +16,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
+from accounts import names
 from games.forms import TableForm
 from games.live import fragments, markup
 from games.view import templating
@@ -41,7 +40,7 @@ def environment(**options: Any) -> Environment:
     # would pick DebugUndefined, which prints the expression).
     options["undefined"] = Undefined
     env = RegionsEnvironment(extensions=["jinja2.ext.i18n"], **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    templating.install_words(env, gettext=gettext, ngettext=ngettext, fill=names.fill)
     templating.install(
         env,
         url=url,

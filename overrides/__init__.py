@@ -1,7 +1,7 @@
 """Where the site overrides a library's insides for speed, and nowhere else.
 
 Each module here replaces or reaches into something a library does not promise to
-keep (a private name, Channels' consumer loop, Jinja2's translations), kept only
+keep (a private name, Channels' consumer loop), kept only
 while removing it costs more than 10% under load — the p99 at human pace (250
 tables) or the server's CPU at 200 moves a second, in alternating runs of
 ``python -m bench.load`` (docs/performance.md has the figures).  Each names the

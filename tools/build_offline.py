@@ -49,8 +49,6 @@ MODULES = (
     "accounts/names.py",
     "games/__init__.py",
     "games/constants.py",
-    "overrides/__init__.py",
-    "overrides/jinja2.py",
 )
 CATALOG = "locale/it/LC_MESSAGES/django.mo"
 TEMPLATES = "templates/regions"

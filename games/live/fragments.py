@@ -24,14 +24,12 @@ from typing import Any
 from django.http import HttpRequest
 from django.template import engines
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, trans_real
+from django.utils.translation import get_language
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
-from accounts import names
 from games.view.parts import TableView
 from games.view.regions import SHARED
-from overrides.jinja2 import gettext_callables
 
 #: Fragments a process keeps (the oldest go first): a few MB.
 KEEP = 20_000
@@ -101,7 +99,7 @@ def render_each(templates: Iterable[str], context: dict[str, Any], language: str
     """Each of ``templates`` (live templates) rendered with one ``context``, in
     ``language``: a frame's regions, with what they share looked up once.  Straight
     to Jinja2: Django's wrapper costs as much as a small region."""
-    context = _with_words(context, language)
+    context = _in_language(context, language)
     env = engines["jinja2"].env  # type: ignore[attr-defined]
     for template in templates:
         yield env.get_template(template).render(context)
@@ -112,15 +110,14 @@ def _render(
 ) -> str:
     if request is None:
         return next(render_each((template,), context, language))
-    context = _with_words(context, language)
+    context = _in_language(context, language)
     return engines["jinja2"].get_template(template).render(context, request=request)
 
 
-def _with_words(context: dict[str, Any], language: str) -> dict[str, Any]:
-    # The language's catalog looked up once per render, not once per message
-    # (Django's gettext finds the active language in a context-local each time).
-    words = gettext_callables(trans_real.translation(language), fill=names.fill)
-    return {**context, "language": language, **words}
+def _in_language(context: dict[str, Any], language: str) -> dict[str, Any]:
+    # The language a shared fragment is looked up in (the messages themselves follow
+    # the language active while rendering: the caller's ``translation.override``).
+    return {**context, "language": language}
 
 
 def region_html(region: str, tv: TableView, language: str) -> SafeString:

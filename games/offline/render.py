@@ -4,7 +4,7 @@ table's answers to what needs the server (addresses, shared fragments, clocks)."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,6 @@ from games.view import drawing, templating
 from games.view.parts import LogLine, SeatInfo
 from games.view.regions import FLASH, REGIONS, SHARED
 from games.view.templating import RegionsEnvironment
-from overrides.jinja2 import gettext_callables
 
 
 class Renderer:
@@ -40,8 +39,8 @@ class Renderer:
             undefined=Undefined,
             auto_reload=False,
         )
-        env.install_gettext_callables(  # type: ignore[attr-defined]
-            django_shim.gettext, django_shim.ngettext, newstyle=True
+        templating.install_words(
+            env, gettext=django_shim.gettext, ngettext=django_shim.ngettext, fill=fill
         )
         templating.install(
             env,
@@ -61,18 +60,15 @@ class Renderer:
             address = address.replace("{}", str(arg), 1)
         return address
 
-    def words(self) -> dict[str, Callable[..., str]]:
-        return gettext_callables(django_shim.catalog(), fill=fill)
-
     def render(self, template: str, context: dict[str, Any]) -> str:
         language = django_shim.get_language()
         return self.env.get_template(template).render(
-            {**context, "language": language, **self.words()}
+            {**context, "language": language}
         )
 
     def regions(self, tv: Any) -> dict[str, str]:
         """The page's regions for ``tv`` (a view's: every one but the flash), by id."""
-        context = {"tv": tv, "language": django_shim.get_language(), **self.words()}
+        context = {"tv": tv, "language": django_shim.get_language()}
         return {
             name: self.env.get_template(template).render(context)
             for name, template in REGIONS.items()

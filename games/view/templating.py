@@ -4,11 +4,13 @@ the offline table (``games/offline/render.py``) alike.  No Django."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from datetime import datetime
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from games.view import drawing
 from games.view.presets import PRESET_INFO, describe_rules
@@ -71,3 +73,38 @@ def install(
         whole_seconds=drawing.whole_seconds,
         capfirst=capfirst,
     )
+
+
+def install_words(
+    env: Environment,
+    *,
+    gettext: Callable[[str], str],
+    ngettext: Callable[[str, str, int], str],
+    fill: Callable[[str, Mapping[str, Any]], str],
+) -> None:
+    """The translations ``{% trans %}`` and ``_()`` call, as Jinja2's "new style" ones
+    (``install_gettext_callables(..., newstyle=True)``) but filled by ``fill``: the site
+    writes players' names with the language's rules (``accounts.names.fill``).
+    ``gettext`` and ``ngettext`` translate into the language active when they are called
+    (Django's own; the offline shim's in the browser); a message is formatted only when
+    there is something to format, as Jinja2's own."""
+
+    @pass_context
+    def words(__context: Context, __string: str, **variables: Any) -> str:
+        rv = gettext(__string)
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return fill(rv, variables) if variables or "%" in rv else rv
+
+    @pass_context
+    def nwords(
+        __context: Context, __singular: str, __plural: str, __num: int, **variables: Any
+    ) -> str:
+        variables.setdefault("num", __num)
+        rv = ngettext(__singular, __plural, __num)
+        if __context.eval_ctx.autoescape:
+            rv = Markup(rv)
+        return fill(rv, variables)
+
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(gettext=words, ngettext=nwords, _=words)

@@ -22,10 +22,6 @@ WRITTEN_AGAINST: dict[str, dict[str, str]] = {
         "channels.consumer.AsyncConsumer.__call__": "e52238720872dbc3",
         "channels.consumer.AsyncConsumer.dispatch": "39f34e7d4fb0f655",
     },
-    "jinja2": {  # Jinja2 3.1.6
-        "jinja2.ext._make_new_gettext": "fae00437e53e3604",
-        "jinja2.ext._make_new_ngettext": "5218662a6061743a",
-    },
 }
 
 

@@ -1,5 +1,5 @@
-"""The live regions' Jinja2 environment renders exactly what stock Jinja2 renders: its
-translations (overrides/jinja2.py) change nothing a player reads."""
+"""The region templates' translations (games.view.templating.install_words) render exactly
+what stock Jinja2's new-style ones render, but for the players' names they fill."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from typing import Any
 import jinja2
 import pytest
 from django.template import engines
-from django.utils.translation import trans_real
+from django.utils import translation
 from jinja2 import pass_context
-from jinja2.ext import _make_new_gettext, _make_new_ngettext
 
-from overrides.jinja2 import gettext_callables as _words
+from accounts.names import Who
 
 TEMPLATES = [
     '{{ _("Your turn") }}',
@@ -50,24 +49,21 @@ def env_name(environment: Any) -> str:
 
 @pytest.mark.parametrize("language", ["it", "en"])
 @pytest.mark.parametrize("source", TEMPLATES)
-def test_the_live_engine_renders_what_stock_jinja2_renders(source: str, language: str) -> None:
-    catalog = trans_real.translation(language)
+def test_the_region_templates_render_what_stock_jinja2_renders(source: str, language: str) -> None:
     ours = engines["jinja2"].env  # type: ignore[attr-defined]
     stock = jinja2.Environment(extensions=["jinja2.ext.i18n"], autoescape=ours.autoescape)
     stock.install_gettext_callables(  # type: ignore[attr-defined]
-        catalog.gettext, catalog.ngettext, newstyle=True
+        translation.gettext, translation.ngettext, newstyle=True
     )
     values = {"xs": [1, 2], "flag": "on", "who": who, "plain": plain}
     values |= {"caller": Caller(), "env_name": env_name}
-    expected = stock.from_string(source).render(values)
-    assert ours.from_string(source).render({**values, **_words(catalog)}) == expected
+    with translation.override(language):
+        assert ours.from_string(source).render(values) == stock.from_string(source).render(values)
 
 
-def test_the_live_translations_are_jinja2s_own_for_every_message_format() -> None:
-    catalog = trans_real.translation("it")
-    stock = {"gettext": _make_new_gettext(catalog.gettext)}
-    stock["ngettext"] = _make_new_ngettext(catalog.ngettext)
-    env = jinja2.Environment(autoescape=True)
-    for message in ("Your turn", "50%% off", "<b>", ""):
-        template = env.from_string("{{ gettext(m) }}|{{ ngettext(m, m, 2) }}")
-        assert template.render(m=message, **_words(catalog)) == template.render(m=message, **stock)
+def test_players_names_are_written_as_the_language_writes_them() -> None:
+    """Stock Jinja2 would write "Tocca a alice"; Italian writes "Tocca ad alice"."""
+    ours = engines["jinja2"].env  # type: ignore[attr-defined]
+    template = ours.from_string("{% trans name=who %}{{ name }} to play.{% endtrans %}")
+    with translation.override("it"):
+        assert template.render(who=Who(["alice"])) == "Tocca ad alice."
