@@ -62,9 +62,7 @@ class Renderer:
 
     def render(self, template: str, context: dict[str, Any]) -> str:
         language = django_shim.get_language()
-        return self.env.get_template(template).render(
-            {**context, "language": language}
-        )
+        return self.env.get_template(template).render({**context, "language": language})
 
     def regions(self, tv: Any) -> dict[str, str]:
         """The page's regions for ``tv`` (a view's: every one but the flash), by id."""
