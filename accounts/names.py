@@ -19,6 +19,7 @@ templates' ``{% trans %}``, which call it.  In Italian:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -62,7 +63,16 @@ class Who(str):
 
 def _joined(names: tuple[str, ...], you: int, *, start: bool, governed: bool) -> str:
     """ "a, b & c" ("a, b e c"), with the viewer's name written as it stands."""
-    italian = speaks_italian()
+    return _joined_in(get_language(), names, you, start, governed)
+
+
+@functools.lru_cache(maxsize=4096)
+def _joined_in(
+    language: str | None, names: tuple[str, ...], you: int, start: bool, governed: bool
+) -> str:
+    # Kept per language (``language``: the key; the words below are in the active one):
+    # every frame names its table's players the same few ways.
+    italian = (language or "").startswith("it")
     text = ""
     for place, name in enumerate(names):
         if place == you:

@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 from django.urls import get_script_prefix, reverse
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment, Undefined
 
@@ -40,7 +41,9 @@ def environment(**options: Any) -> Environment:
     # would pick DebugUndefined, which prints the expression).
     options["undefined"] = Undefined
     env = RegionsEnvironment(extensions=["jinja2.ext.i18n"], **options)
-    templating.install_words(env, gettext=gettext, ngettext=ngettext, fill=names.fill)
+    templating.install_words(
+        env, gettext=gettext, ngettext=ngettext, fill=names.fill, speaking=translation.override
+    )
     templating.install(
         env,
         url=url,

@@ -26,7 +26,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import states
+from games import rows, states
 from games.engine import Match
 from games.live import announce
 from games.models import Hand, Seat, Table
@@ -89,9 +89,7 @@ def lock(table_id: int, version: int | None = None, *, changing: bool = False) -
     if version is not None:
         held = states.held(table_id, version)
         step = 1 if changing else 0
-        if held is not None and Table.objects.filter(pk=table_id, version=version).update(
-            version=version + step
-        ):
+        if held is not None and rows.lock_at(table_id, version, step=step):
             return Writing(copy.copy(held.table), held, next_version_saved=changing)
     table = locked_table(table_id)
     return Writing(table, states.held(table_id, table.version))

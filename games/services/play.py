@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
-from games import signals
+from games import rows, signals
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -184,8 +184,8 @@ def _record(
         raise GameError(illegal_move_message(error)) from error
     hand = writing.current_hand(match)
     played = current.moves  # as the engine logged it: an opening is always on the left
-    StoredMove.objects.create(
-        hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor
+    rows.insert(
+        StoredMove(hand=hand, ply=len(played) - 1, seat=seat, text=str(played[-1]), actor=actor)
     )
     now = timezone.now()
     if current.result is not None:

@@ -4,7 +4,8 @@ the offline table (``games/offline/render.py``) alike.  No Django."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Hashable, Mapping, MutableMapping
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
@@ -81,30 +82,89 @@ def install_words(
     gettext: Callable[[str], str],
     ngettext: Callable[[str, str, int], str],
     fill: Callable[[str, Mapping[str, Any]], str],
+    speaking: Callable[[str], AbstractContextManager[Any]] | None = None,
 ) -> None:
     """The translations ``{% trans %}`` and ``_()`` call, as Jinja2's "new style" ones
     (``install_gettext_callables(..., newstyle=True)``) but filled by ``fill``: the site
     writes players' names with the language's rules (``accounts.names.fill``).
     ``gettext`` and ``ngettext`` translate into the language active when they are called
     (Django's own; the offline shim's in the browser); a message is formatted only when
-    there is something to format, as Jinja2's own."""
+    there is something to format, as Jinja2's own.
+
+    ``speaking(language)``: a context in which they translate into ``language``.  With
+    it, a sentence said in a render whose context names its ``language`` (every region
+    does) is kept per language and values, made once in that language: a frame says
+    the same few dozen sentences version after version, and each translation costs
+    several look-ups of the active language."""
+    said: dict[Hashable, str] = {}
+
+    def kept(context: Context, message: str, variables: dict[str, Any], make: Any) -> str:
+        language = context.get("language") if speaking is not None else None
+        key = _sentence_key(language, context.eval_ctx.autoescape, message, variables)
+        if key is None or speaking is None:
+            return make()
+        found = said.get(key)
+        if found is None:
+            if len(said) > KEEP_SENTENCES:
+                said.clear()
+            with speaking(language):  # type: ignore[arg-type]  (not None: a key was made)
+                found = said[key] = make()
+        return found
 
     @pass_context
     def words(__context: Context, __string: str, **variables: Any) -> str:
-        rv = gettext(__string)
-        if __context.eval_ctx.autoescape:
-            rv = Markup(rv)
-        return fill(rv, variables) if variables or "%" in rv else rv
+        def make() -> str:
+            rv = gettext(__string)
+            if __context.eval_ctx.autoescape:
+                rv = Markup(rv)
+            return fill(rv, variables) if variables or "%" in rv else rv
+
+        return kept(__context, __string, variables, make)
 
     @pass_context
     def nwords(
         __context: Context, __singular: str, __plural: str, __num: int, **variables: Any
     ) -> str:
         variables.setdefault("num", __num)
-        rv = ngettext(__singular, __plural, __num)
-        if __context.eval_ctx.autoescape:
-            rv = Markup(rv)
-        return fill(rv, variables)
+
+        def make() -> str:
+            rv = ngettext(__singular, __plural, __num)
+            if __context.eval_ctx.autoescape:
+                rv = Markup(rv)
+            return fill(rv, variables)
+
+        return kept(__context, f"{__singular}\0{__plural}", variables, make)
 
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(gettext=words, ngettext=nwords, _=words)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+#: Sentences kept per process (the oldest go all at once): a few MB.
+KEEP_SENTENCES = 50_000
+
+
+def _sentence_key(
+    language: str | None, autoescape: bool, message: str, variables: dict[str, Any]
+) -> Hashable | None:
+    """What a sentence depends on, or None when that is not plain (no language named,
+    a value that cannot be a key).  A value's type and its own attributes count: a
+    ``Who`` is text that also knows which of the names is the viewer's."""
+    if language is None:
+        return None
+    parts: list[Hashable] = [language, autoescape, message]
+    for name, value in variables.items():
+        kind = type(value)
+        if kind in _PLAIN:
+            parts += (name, value)
+        elif isinstance(value, str | int):  # Markup, a Who: text of a kind, and what it knows
+            parts += (name, kind, value, *getattr(value, "__dict__", {}).items())
+        else:
+            return None
+    try:
+        key = tuple(parts)
+        hash(key)
+    except TypeError:
+        return None
+    return key

@@ -1,0 +1,60 @@
+"""A move's two hot writes as plain SQL, through Django's cursor (its documented way
+to run SQL directly); every other write goes through the ORM.
+
+The ORM compiles a statement's SQL again at every call: for the one-row UPDATE that
+takes a table's lock at its version, about 110 µs of Python against about 15 µs
+for SQLite to run it, and as much for the INSERT of the move, a tenth of what a
+move costs the server.  Here each statement's text is made once per model, from
+the model's documented metadata (its table, its fields' columns), and each value
+goes through its field's ``pre_save`` and ``get_db_prep_save`` as the ORM sends it.
+No signal is sent: nothing listens to these rows.  SQLite and PostgreSQL both quote
+names with double quotes and return the new key with ``RETURNING``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Field, Model
+
+from games.models import Table
+
+
+def lock_at(table_id: int, version: int, *, step: int) -> bool:
+    """Take the table's row lock if it is at ``version``, moving it ``step`` versions
+    on in the same statement; False when the row is at another version."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_LOCK_AT, [version + step, table_id, version])
+        return cursor.rowcount == 1
+
+
+_LOCK_AT = f'UPDATE "{Table._meta.db_table}" SET "version" = %s WHERE "id" = %s AND "version" = %s'
+
+
+def insert(row: Model) -> None:
+    """Store a new ``row`` as ``row.save()`` would (defaults, ``auto_now_add``) and set
+    its primary key: for a model with an automatic ``id`` and no signal receivers."""
+    model, db = type(row), connections[DEFAULT_DB_ALIAS]
+    fields, sql = _insert(model)
+    params = [field.get_db_prep_save(field.pre_save(row, True), db) for field in fields]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        row.pk = cursor.fetchone()[0]
+    row._state.adding, row._state.db = False, db.alias
+
+
+@functools.cache
+def _insert(model: type[Model]) -> tuple[tuple[Field[Any, Any], ...], str]:
+    """The fields an INSERT of ``model`` writes (every column but ``id``), and its text."""
+    fields = tuple(
+        field
+        for field in model._meta.get_fields()
+        if isinstance(field, Field) and field.concrete and field.column != "id"
+    )
+    columns = ", ".join(f'"{field.column}"' for field in fields)
+    values = ", ".join(["%s"] * len(fields))
+    return fields, (
+        f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES ({values}) RETURNING "id"'
+    )
