@@ -27,7 +27,7 @@ def lock_at(table_id: int, version: int, *, step: int) -> bool:
     on in the same statement; False when the row is at another version."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(_LOCK_AT, [version + step, table_id, version])
-        return cursor.rowcount == 1
+        return bool(cursor.rowcount == 1)
 
 
 _LOCK_AT = f'UPDATE "{Table._meta.db_table}" SET "version" = %s WHERE "id" = %s AND "version" = %s'

@@ -98,16 +98,20 @@ def install_words(
     several look-ups of the active language."""
     said: dict[Hashable, str] = {}
 
-    def kept(context: Context, message: str, variables: dict[str, Any], make: Any) -> str:
-        language = context.get("language") if speaking is not None else None
+    def kept(
+        context: Context, message: str, variables: dict[str, Any], make: Callable[[], str]
+    ) -> str:
+        language = context.get("language")
+        if speaking is None or not isinstance(language, str):
+            return make()
         key = _sentence_key(language, context.eval_ctx.autoescape, message, variables)
-        if key is None or speaking is None:
+        if key is None:
             return make()
         found = said.get(key)
         if found is None:
             if len(said) > KEEP_SENTENCES:
                 said.clear()
-            with speaking(language):  # type: ignore[arg-type]  (not None: a key was made)
+            with speaking(language):
                 found = said[key] = make()
         return found
 
@@ -146,14 +150,12 @@ KEEP_SENTENCES = 50_000
 
 
 def _sentence_key(
-    language: str | None, autoescape: bool, message: str, variables: dict[str, Any]
+    language: str, autoescape: bool, message: str, variables: dict[str, Any]
 ) -> Hashable | None:
-    """What a sentence depends on, or None when that is not plain (no language named,
-    a value that cannot be a key).  A value's type and its own attributes count: a
+    """What a sentence depends on, or None when that is not plain (a value that cannot
+    be a key).  A value's type and its own attributes count: a
     ``Who`` is text that also knows which of the names is the viewer's."""
-    if language is None:
-        return None
-    parts: list[Hashable] = [language, autoescape, message]
+    parts: list[Any] = [language, autoescape, message]
     for name, value in variables.items():
         kind = type(value)
         if kind in _PLAIN:

@@ -11,7 +11,7 @@ from django.template import engines
 from django.utils import translation
 from jinja2 import pass_context
 
-from accounts.names import Who
+from accounts.names import Who, fill
 
 TEMPLATES = [
     '{{ _("Your turn") }}',
@@ -67,3 +67,33 @@ def test_players_names_are_written_as_the_language_writes_them() -> None:
     template = ours.from_string("{% trans name=who %}{{ name }} to play.{% endtrans %}")
     with translation.override("it"):
         assert template.render(who=Who(["alice"])) == "Tocca ad alice."
+
+
+def test_a_sentence_kept_for_one_language_or_viewer_is_not_said_to_another() -> None:
+    """A region's sentences are kept per its context's language and values: the same
+    sentence said in Italian and in English, of a player and to that player, each
+    comes out as a reader of that language must read it."""
+    ours = engines["jinja2"].env  # type: ignore[attr-defined]
+    template = ours.from_string("{% trans name=who %}{{ name }} to play.{% endtrans %}")
+    said = {}
+    for language in ("it", "en", "it"):
+        with translation.override(language):
+            for who in (Who(["alice"]), Who([translation.gettext("You")], you=0)):
+                out = template.render(who=who, language=language)
+                assert out == fill(translation.gettext("%(name)s to play."), {"name": who})
+                said[language, who.you] = out
+    assert said["it", -1] == "Tocca ad alice."
+    assert len(set(said.values())) == 4
+
+
+def test_a_region_says_its_own_language_even_when_another_is_active() -> None:
+    """The kept sentence is made in the language the region is rendered in (its
+    context's), not whichever happened to be active at the first miss."""
+    ours = engines["jinja2"].env  # type: ignore[attr-defined]
+    template = ours.from_string("{{ _('Sit here') }}")
+    with translation.override("en"):
+        italian = template.render(language="it")
+    with translation.override("it"):
+        assert template.render() == italian  # not kept: no language named, the active one
+    with translation.override("en"):
+        assert template.render() != italian
