@@ -104,7 +104,12 @@ def install_words(
         language = context.get("language")
         if speaking is None or not isinstance(language, str):
             return make()
-        key = _sentence_key(language, context.eval_ctx.autoescape, message, variables)
+        autoescape = context.eval_ctx.autoescape
+        key = (
+            (language, autoescape, message)
+            if not variables
+            else _sentence_key(language, autoescape, message, variables)
+        )
         if key is None:
             return make()
         found = said.get(key)
