@@ -23,7 +23,13 @@ from games.engine import Placed
 #: The shapes of board a line is laid out for: its class prefix, the width-to-height
 #: ratios of the line's box it is shown for (site.css's container queries say the same),
 #: and the ratio it is laid out for.
-SHAPES = (("t", 0.0, 0.8, 0.62), ("s", 0.8, 1.3, 1.0), ("w", 1.3, 2.1, 1.65), ("l", 2.1, 99, 2.8))
+SHAPES = (
+    ("t", 0.0, 0.8, 0.62),
+    ("s", 0.8, 1.2, 1.0),
+    ("w", 1.2, 1.7, 1.45),
+    ("v", 1.7, 2.4, 2.0),
+    ("l", 2.4, 99, 3.0),
+)
 #: The widest row (half-tiles) and the most rows a layout may take: site.css has a rule
 #: for every place up to these.
 MAX_COLS = 32

@@ -103,3 +103,12 @@ def test_a_short_line_lies_in_one_row_on_a_long_board_and_turns_on_a_tall_one() 
 def test_site_css_places_whatever_a_layout_names() -> None:
     css = (ROOT / "static" / "css" / "site.css").read_text()
     assert snake.stylesheet() in css
+    for shape, low, high, _ in snake.SHAPES:  # each layout shown for the ratios it is made for
+        ratio = (
+            f"aspect-ratio < {high}"
+            if not low
+            else f"aspect-ratio >= {low}"
+            if high == 99
+            else f"{low} <= aspect-ratio < {high}"
+        )
+        assert f"@container line ({ratio}) {{\n  .snake {{ --cols: var(--{shape}c);" in css
