@@ -22,13 +22,16 @@ from games.engine import Placed
 
 #: The shapes of board a line is laid out for: its class prefix, the width-to-height
 #: ratios of the line's box it is shown for (site.css's container queries say the same),
-#: and the ratio it is laid out for.
+#: and the ratios it is laid out for (a box is seldom narrower or longer than these).
 SHAPES = (
-    ("t", 0.0, 0.8, 0.62),
-    ("s", 0.8, 1.2, 1.0),
-    ("w", 1.2, 1.7, 1.45),
-    ("v", 1.7, 2.4, 2.0),
-    ("l", 2.4, 99, 3.0),
+    ("t", 0, 0.7, (0.45, 0.7)),
+    ("u", 0.7, 0.95, (0.7, 0.95)),
+    ("s", 0.95, 1.2, (0.95, 1.2)),
+    ("w", 1.2, 1.5, (1.2, 1.5)),
+    ("v", 1.5, 1.9, (1.5, 1.9)),
+    ("x", 1.9, 2.5, (1.9, 2.5)),
+    ("l", 2.5, 3.2, (2.5, 3.2)),
+    ("m", 3.2, None, (3.2, 4.5)),
 )
 #: The widest row (half-tiles) and the most rows a layout may take: site.css has a rule
 #: for every place up to these.
@@ -105,18 +108,35 @@ def layout(line: Sequence[Placed], width: int) -> Layout:
     return Layout(tuple(spots), ends, cols, rows)
 
 
-def best_layout(line: Sequence[Placed], aspect: float) -> Layout:
-    """The layout of ``line`` whose tiles are largest in a box of that ratio (of width
-    to height); of two nearly as large, the one with fewer turns."""
+def layouts(line: Sequence[Placed]) -> list[Layout]:
+    """Every layout of ``line`` worth a look: from one row down to rows of 6 half-tiles."""
     one_row = 2 + sum(1 if p.is_double else 2 for p in line)  # and the two ends' marks
-    best: Layout | None = None
+    found: list[Layout] = []
     for width in range(max(6, min(one_row, MAX_COLS)), 5, -1):  # the fewest turns first
         candidate = layout(line, width)
         if candidate.rows > MAX_ROWS:
             break
-        if best is None or candidate.size(aspect) > best.size(aspect) * 1.02:
+        if not found or candidate != found[-1]:
+            found.append(candidate)
+    assert found, "a line of 28 tiles fits in 16 rows of 6"
+    return found
+
+
+def best_layout(line: Sequence[Placed], low: float, high: float) -> Layout:
+    """The layout of ``line`` for boxes of any ratio (of width to height) from ``low`` to
+    ``high``: the one whose tiles, in the worst of them, come nearest the largest any
+    layout would draw there; of two nearly as good, the one with fewer turns."""
+    candidates = layouts(line)
+    ratios = (low, (low * high) ** 0.5, high)
+    largest = [max(c.size(a) for c in candidates) for a in ratios]
+
+    def worst(c: Layout) -> float:
+        return min(c.size(a) / most for a, most in zip(ratios, largest, strict=True))
+
+    best = candidates[0]
+    for candidate in candidates[1:]:
+        if worst(candidate) > worst(best) * 1.02:
             best = candidate
-    assert best is not None, "a line of 28 tiles fits in 16 rows of 6"
     return best
 
 
@@ -135,16 +155,15 @@ def _place(shape: str, spot: Spot) -> str:
 @functools.lru_cache(maxsize=256)  # a line is drawn once per move, for every viewer
 def snake(line: tuple[Placed, ...]) -> Snake:
     """``line`` laid out for every shape of board."""
-    layouts = [(shape, best_layout(line, aspect)) for shape, _, _, aspect in SHAPES]
+    shown = [(shape, best_layout(line, *ratios)) for shape, _, _, ratios in SHAPES]
     return Snake(
-        line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in layouts),
+        line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in shown),
         tiles=tuple(
-            " ".join(_place(shape, lay.spots[i]) for shape, lay in layouts)
-            for i in range(len(line))
+            " ".join(_place(shape, lay.spots[i]) for shape, lay in shown) for i in range(len(line))
         ),
         ends=(
-            " ".join(_place(shape, lay.ends[0]) for shape, lay in layouts),
-            " ".join(_place(shape, lay.ends[1]) for shape, lay in layouts),
+            " ".join(_place(shape, lay.ends[0]) for shape, lay in shown),
+            " ".join(_place(shape, lay.ends[1]) for shape, lay in shown),
         ),
     )
 
@@ -162,8 +181,22 @@ WAYS = {
 
 def stylesheet() -> str:
     """The rules that place what ``snake`` classes (site.css holds them, from here:
-    ``python -m games.view.snake``): each shape's places, widths, rows and ways."""
+    ``python -m games.view.snake``): which shape a line's box shows, and each shape's
+    places, widths, rows and ways."""
     out = []
+    for shape, low, high, _ in SHAPES:
+        ratio = (
+            f"aspect-ratio < {high}"
+            if not low
+            else f"aspect-ratio >= {low}"
+            if high is None
+            else f"{low} <= aspect-ratio < {high}"
+        )
+        shown = " ".join(f"--{v}: var(--{shape}{v});" for v in ("x", "r", "t", "w", "h", "dy"))
+        out.append(
+            f"@container line ({ratio}) {{ .snake {{ --cols: var(--{shape}c);"
+            f" --rows: var(--{shape}n); }} .snake > * {{ {shown} }} }}"
+        )
     for shape, *_ in SHAPES:
         out.append(" ".join(f".{shape}x{x}{{--{shape}x:{x}}}" for x in range(MAX_COLS)))
         out.append(" ".join(f".{shape}r{r}{{--{shape}r:{r}}}" for r in range(MAX_ROWS)))
