@@ -1,7 +1,7 @@
 """Every control a finger uses is at least 44 × 44 CSS pixels (the language switch, the
-bar's links, the Play and Buy buttons, the table's controls); on a phone the bar is one
-compact row whose links fold into a menu, the site's name whole; logging out is on the
-player's own page, not in the bar beside a table's "Leave the table"."""
+bar's links, the Play and Buy buttons, the table's controls, a form's fields); on a phone
+the bar is one compact row whose links fold into a menu, the site's name whole; logging
+out is on the player's own page, not in the bar beside a table's "Leave the table"."""
 
 from __future__ import annotations
 
@@ -23,7 +23,10 @@ SIZES = {
 }
 PLAYER = "dita_grandi"
 #: what a finger taps: buttons, links drawn as buttons, the bar's links
-CONTROLS = "button, .button, .nav > a, input[type=submit]"
+CONTROLS = (
+    "button, .button, .nav > a, select,"
+    " input:not([type=hidden], [type=checkbox], [type=radio], [type=range])"
+)
 SMALL = """s => [...document.querySelectorAll(s)]
     .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
     .map(e => [e, e.getBoundingClientRect()])
@@ -51,7 +54,14 @@ def test_every_control_a_finger_uses_is_44_px_and_the_bar_fits_a_phone(
     errors: list[str] = []
     page = new_page(browser, viewport, errors)
     log_in(page, live_site.url, PLAYER)
-    for path in ("/", "/online/", "/coins/", f"/t/{table}/"):
+    for path in (
+        "/",
+        "/online/",
+        "/new/?mode=friends",
+        "/coins/",
+        "/coins/stakes/",
+        f"/t/{table}/",
+    ):
         page.goto(f"{live_site.url}{path}")
         if path.startswith("/t/"):
             page.wait_for_selector("#board .placed")
