@@ -161,11 +161,20 @@ def test_the_whole_table_fits_one_screen_at_every_size(
         assert shortest >= least, (size, shortest)
         if players > 2 and not desktop:
             # the seats in a row above the board, which takes the screen's width; each
-            # name whole on one line (cut at its end if it must be), the computer said
+            # name broken between its words if it must be, never inside one; the computer said
             assert boxes(page, "#board")[0]["width"] >= viewport["width"] - 20, size
             for seat in page.locator("#seats .seat:not(.pos-bottom)").all():
                 name = seat.locator(".seat-name")
-                assert name.evaluate("e => e.getClientRects().length") == 1, size
+                words = name.evaluate(
+                    """e => { const range = document.createRange(), lines = new Set();
+                      const text = e.firstChild, words = [];
+                      for (const m of text.data.matchAll(/\\S+/g)) {
+                        range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+                        words.push([...range.getClientRects()].length); }
+                      return words; }"""
+                )
+                assert words and all(rects == 1 for rects in words), (size, words)  # none split
+                assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), size
                 assert seat.locator(".tag.bot").is_visible(), size
         if size == "390x844":
             # a tall phone's board as tall as its players need: the hand well above the fold
