@@ -154,8 +154,16 @@ def _place(shape: str, spot: Spot) -> str:
 
 @functools.lru_cache(maxsize=256)  # a line is drawn once per move, for every viewer
 def snake(line: tuple[Placed, ...]) -> Snake:
-    """``line`` laid out for every shape of board."""
-    shown = [(shape, best_layout(line, *ratios)) for shape, _, _, ratios in SHAPES]
+    """``line`` laid out for every shape of board.  A shape laid out as the one before it
+    says nothing: site.css takes the nearest shape before it that says (a short line is
+    one row on most boards, and a frame's bytes are mostly tiles)."""
+    shown: list[tuple[str, Layout]] = []
+    before = None
+    for shape, _, _, ratios in SHAPES:
+        lay = best_layout(line, *ratios)
+        if lay != before:
+            shown.append((shape, lay))
+        before = lay
     return Snake(
         line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in shown),
         tiles=tuple(
@@ -183,8 +191,16 @@ def stylesheet() -> str:
     """The rules that place what ``snake`` classes (site.css holds them, from here:
     ``python -m games.view.snake``): which shape a line's box shows, and each shape's
     places, widths, rows and ways."""
+
+    def said(v: str, index: int) -> str:
+        # shape ``index``'s, else the nearest shape's before it (``snake`` says each once)
+        value = f"var(--{SHAPES[0][0]}{v})"
+        for earlier, *_ in SHAPES[1 : index + 1]:
+            value = f"var(--{earlier}{v}, {value})"
+        return value
+
     out = []
-    for shape, low, high, _ in SHAPES:
+    for index, (_, low, high, _) in enumerate(SHAPES):
         ratio = (
             f"aspect-ratio < {high}"
             if not low
@@ -192,10 +208,10 @@ def stylesheet() -> str:
             if high is None
             else f"{low} <= aspect-ratio < {high}"
         )
-        shown = " ".join(f"--{v}: var(--{shape}{v});" for v in ("x", "r", "t", "w", "h", "dy"))
+        shown = " ".join(f"--{v}: {said(v, index)};" for v in ("x", "r", "t", "w", "h", "dy"))
         out.append(
-            f"@container line ({ratio}) {{ .snake {{ --cols: var(--{shape}c);"
-            f" --rows: var(--{shape}n); }} .snake > * {{ {shown} }} }}"
+            f"@container line ({ratio}) {{ .snake {{ --cols: {said('c', index)};"
+            f" --rows: {said('n', index)}; }} .snake > * {{ {shown} }} }}"
         )
     for shape, *_ in SHAPES:
         out.append(" ".join(f".{shape}x{x}{{--{shape}x:{x}}}" for x in range(MAX_COLS)))

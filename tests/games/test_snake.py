@@ -103,3 +103,14 @@ def test_a_short_line_lies_in_one_row_on_a_long_board_and_turns_on_a_tall_one() 
 def test_site_css_places_whatever_a_layout_names() -> None:
     css = (ROOT / "static" / "css" / "site.css").read_text()
     assert snake.stylesheet() in css
+
+
+def test_a_shape_laid_out_as_the_one_before_it_says_nothing() -> None:
+    short, long = the_full_set()[:3], the_full_set()
+    for line in (short, long):
+        layouts = [snake.best_layout(line, *shape[3]) for shape in snake.SHAPES]
+        changes = 1 + sum(a != b for a, b in itertools.pairwise(layouts))
+        drawn = snake.snake(line)
+        assert drawn.tiles[0].count("_") == drawn.ends[1].count("_") == changes
+        assert drawn.line.count(" ") == 2 * changes - 1
+    assert snake.snake(short).tiles[0].count("_") < snake.snake(long).tiles[0].count("_")
