@@ -13,7 +13,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.view import drawing
+from games.view import drawing, snake
 from games.view.presets import PRESET_INFO, describe_rules
 
 
@@ -64,6 +64,7 @@ def install(
         placed_tile=drawing.placed_tile,
         small_tile=drawing.small_tile,
         tile_sprite=drawing.tile_sprite,
+        snake=lambda line: snake.snake(tuple(line)),
         preset_title=preset_title,
         describe_rules=describe_rules,
     )

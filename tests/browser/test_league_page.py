@@ -80,7 +80,8 @@ def test_the_league_page_on_a_phone_shows_my_row_last_week_and_the_numbers(
         check=True,
         capture_output=True,
     )
-    page.click("nav >> text=Lega")  # the nav link, in Italian by default
+    page.click(".menu-button")  # on a phone the bar's links are in its menu
+    page.click("#site-nav >> text=Lega")  # the nav link, in Italian by default
     page.wait_for_url(f"{live_site.url}/league/")
     assert page.locator("h1").inner_text() == "Lega settimanale"
     me = page.locator("#this-week tr.me")

@@ -151,9 +151,35 @@ def test_the_whole_table_fits_one_screen_at_every_size(
             " return l.scrollHeight <= l.clientHeight + 1 && l.scrollWidth <= l.clientWidth + 1; }"
         ), size
         assert page.locator("#seats svg.tile").count() == 0  # the others' tiles: a count only
-        # the line's tiles: never under 28 px on a phone, larger on a desktop
+        # the line's tiles: late in a hand at least 36 px long on a phone, 44 on a desktop;
+        # early, as large as the board allows (the snake: games.view.snake)
         shortest = min(long_sides(page, "#board .placed svg.tile"))
-        assert shortest >= (44 if viewport["width"] >= 1000 else 28), (size, shortest)
+        with (artifacts / "tile-lengths.txt").open("a") as measured:
+            measured.write(f"{players}p {stage} {size}: {shortest:.1f} px\n")
+        desktop = viewport["width"] >= 1000
+        least = {"late": 44 if desktop else 36, "early": 80 if desktop else 64}[stage]
+        assert shortest >= least, (size, shortest)
+        if players > 2 and not desktop:
+            # the seats in a row above the board, which takes the screen's width; each
+            # name broken between its words if it must be, never inside one; the computer said
+            assert boxes(page, "#board")[0]["width"] >= viewport["width"] - 20, size
+            for seat in page.locator("#seats .seat:not(.pos-bottom)").all():
+                name = seat.locator(".seat-name")
+                words = name.evaluate(
+                    """e => { const range = document.createRange(), lines = new Set();
+                      const text = e.firstChild, words = [];
+                      for (const m of text.data.matchAll(/\\S+/g)) {
+                        range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+                        words.push([...range.getClientRects()].length); }
+                      return words; }"""
+                )
+                assert words and all(rects == 1 for rects in words), (size, words)  # none split
+                assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), size
+                assert seat.locator(".tag.bot").is_visible(), size
+        if size == "390x844":
+            # a tall phone's board as tall as its players need: the hand well above the fold
+            hand = boxes(page, "#hand")[0]
+            assert hand["y"] + hand["height"] <= viewport["height"] - 60, (players, stage, hand)
         # the hand's tiles: a finger's width on their short side
         narrowest = min(
             min(b["width"], b["height"]) for b in boxes(page, "#hand .my-tile svg.tile")

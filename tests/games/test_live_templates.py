@@ -73,7 +73,7 @@ def test_the_tile_just_played_is_highlighted_at_the_end_it_went_to(anna: User, b
     board = render_to_string("games/_board.html", {"tv": tv})
     assert board.count(" last") == 2  # the line's class and the one tile
     last_tile = board.split('class="placed')[-1]  # the right end: the line's last tile
-    assert last_tile.startswith(' last"') and 'data-tile="4|2"' in last_tile
+    assert last_tile.startswith(" last ") and 'data-tile="4|2"' in last_tile
     head = render_to_string("games/_head.html", {"tv": tv})
     assert f'data-last-move="{tv.last_move.key}"' in head and 'data-last-seat="0"' in head
 

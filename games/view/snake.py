@@ -1,0 +1,231 @@
+"""The line as one chain that snakes across the board: a row read rightwards, a tile
+standing at the board's edge that links it to the next row, read leftwards, and so on,
+doubles crosswise, each open end marked just beyond its tile.
+
+The server cannot know the board's size (the line is one fragment for every viewer), so
+it lays the line out once for each shape a board can have (``SHAPES``: tall to long),
+as large as such a board allows, and the page's stylesheet shows the one that fits the
+board it has (site.css, a container query on the line's aspect ratio).  Each tile's
+place in each shape is a few classes (``classes``): the page allows no style attribute.
+
+Distances are in half-tiles: a tile lying is 2 × 1, standing 1 × 2; row ``r`` is the
+band from ``2r`` to ``2r + 2`` high, its lying tiles in the middle of it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from games.engine import Placed
+
+#: The shapes of board a line is laid out for: its class prefix, the width-to-height
+#: ratios of the line's box it is shown for (site.css's container queries say the same),
+#: and the ratios it is laid out for (a box is seldom narrower or longer than these).
+SHAPES = (
+    ("t", 0, 0.7, (0.45, 0.7)),
+    ("u", 0.7, 0.95, (0.7, 0.95)),
+    ("s", 0.95, 1.2, (0.95, 1.2)),
+    ("w", 1.2, 1.5, (1.2, 1.5)),
+    ("v", 1.5, 1.9, (1.5, 1.9)),
+    ("x", 1.9, 2.5, (1.9, 2.5)),
+    ("l", 2.5, 3.2, (2.5, 3.2)),
+    ("m", 3.2, None, (3.2, 4.5)),
+)
+#: The widest row (half-tiles) and the most rows a layout may take: site.css has a rule
+#: for every place up to these.
+MAX_COLS = 32
+MAX_ROWS = 16
+#: A tile's length is at most this share of the line's width (site.css's --tile-max):
+#: a short line takes fewer turns rather than larger tiles than the page draws.
+LONGEST = 0.28
+
+
+class Spot(NamedTuple):
+    """Where one tile (or an open end's mark) lies in one layout."""
+
+    x: int  # left edge, in half-tiles
+    row: int
+    way: str  # "e"/"w": lying, read rightwards/leftwards; "s": standing at a turn, read
+    # downwards; "d": a double, crosswise; "m": an open end's mark (a half-tile)
+
+    @property
+    def width(self) -> int:
+        return 2 if self.way in "ew" else 1
+
+
+class Layout(NamedTuple):
+    spots: tuple[Spot, ...]  # one per tile, the line's order
+    ends: tuple[Spot, Spot]  # the marks beyond the left and the right end
+    cols: int  # the layout's width, in half-tiles
+    rows: int
+
+    def size(self, aspect: float) -> float:
+        """A half-tile's side when the layout fills a box of height 1 and width ``aspect``."""
+        return min(aspect / self.cols, 1 / (2 * self.rows), LONGEST * aspect / 2)
+
+
+def layout(line: Sequence[Placed], width: int) -> Layout:
+    """``line`` in rows at most ``width`` half-tiles wide (at least 6: two lying tiles
+    and a turn)."""
+    spots: list[Spot] = []
+    row, x, east, i, n = 0, 1, True, 0, len(line)  # x: the row's front; the left mark at 0
+    turner = Spot(0, 0, "m")
+    while i < n:
+        start = i
+        while i < n:
+            double = line[i].is_double
+            if double and i == start and row:  # it cannot stand crosswise under the turn
+                way, w = ("e" if east else "w"), 2
+            else:
+                way, w = ("d" if double else "e" if east else "w"), 1 if double else 2
+            room = 1  # the turning tile beyond it, or the right end's mark
+            if not (x + w + room <= width if east else x - w - room >= 0) and i > start:
+                break
+            spots.append(Spot(x if east else x - w, row, way))
+            x = x + w if east else x - w
+            i += 1
+        if i == n:
+            break
+        # the tile that turns stands at the row's end; the next one lies under it, so a
+        # double next (crosswise, it would reach up into the turn) turns itself instead
+        if i + 1 < n and line[i + 1].is_double and not line[i].is_double and i - 1 > start:
+            i -= 1
+            popped = spots.pop()
+            x = popped.x if east else popped.x + popped.width
+        turner = Spot(x if east else x - 1, row, "s")
+        spots.append(turner)
+        x = turner.x + 1 if east else turner.x
+        east, row, i = not east, row + 1, i + 1
+    if spots and spots[-1] is turner:  # the right end turned: its mark is below it
+        right = Spot(turner.x, row, "m")
+    else:
+        right = Spot(x if east else x - 1, row, "m")
+    ends = (Spot(0, 0, "m"), right)
+    cols = max(s.x + s.width for s in (*spots, *ends))
+    rows = max(s.row for s in (*spots, *ends)) + 1
+    return Layout(tuple(spots), ends, cols, rows)
+
+
+def layouts(line: Sequence[Placed]) -> list[Layout]:
+    """Every layout of ``line`` worth a look: from one row down to rows of 6 half-tiles."""
+    one_row = 2 + sum(1 if p.is_double else 2 for p in line)  # and the two ends' marks
+    found: list[Layout] = []
+    for width in range(max(6, min(one_row, MAX_COLS)), 5, -1):  # the fewest turns first
+        candidate = layout(line, width)
+        if candidate.rows > MAX_ROWS:
+            break
+        if not found or candidate != found[-1]:
+            found.append(candidate)
+    assert found, "a line of 28 tiles fits in 16 rows of 6"
+    return found
+
+
+def best_layout(line: Sequence[Placed], low: float, high: float) -> Layout:
+    """The layout of ``line`` for boxes of any ratio (of width to height) from ``low`` to
+    ``high``: the one whose tiles, in the worst of them, come nearest the largest any
+    layout would draw there; of two nearly as good, the one with fewer turns."""
+    candidates = layouts(line)
+    ratios = (low, (low * high) ** 0.5, high)
+    largest = [max(c.size(a) for c in candidates) for a in ratios]
+
+    def worst(c: Layout) -> float:
+        return min(c.size(a) / most for a, most in zip(ratios, largest, strict=True))
+
+    best = candidates[0]
+    for candidate in candidates[1:]:
+        if worst(candidate) > worst(best) * 1.02:
+            best = candidate
+    return best
+
+
+class Snake(NamedTuple):
+    """The classes that place each tile, and each open end's mark, in every shape."""
+
+    line: str  # the line's own: each shape's width and rows
+    tiles: tuple[str, ...]
+    ends: tuple[str, str]
+
+
+def _place(shape: str, spot: Spot) -> str:
+    return f"{shape}x{spot.x} {shape}r{spot.row} {shape}_{spot.way}"
+
+
+@functools.lru_cache(maxsize=256)  # a line is drawn once per move, for every viewer
+def snake(line: tuple[Placed, ...]) -> Snake:
+    """``line`` laid out for every shape of board.  A shape laid out as the one before it
+    says nothing: site.css takes the nearest shape before it that says (a short line is
+    one row on most boards, and a frame's bytes are mostly tiles)."""
+    shown: list[tuple[str, Layout]] = []
+    before = None
+    for shape, _, _, ratios in SHAPES:
+        lay = best_layout(line, *ratios)
+        if lay != before:
+            shown.append((shape, lay))
+        before = lay
+    return Snake(
+        line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in shown),
+        tiles=tuple(
+            " ".join(_place(shape, lay.spots[i]) for shape, lay in shown) for i in range(len(line))
+        ),
+        ends=(
+            " ".join(_place(shape, lay.ends[0]) for shape, lay in shown),
+            " ".join(_place(shape, lay.ends[1]) for shape, lay in shown),
+        ),
+    )
+
+
+#: What each way makes of a tile: its turn (from lying, read rightwards), its box
+#: (half-tiles), and how far below its band's top it starts.
+WAYS = {
+    "e": ("0deg", 2, 1, 0.5),
+    "w": ("180deg", 2, 1, 0.5),
+    "s": ("90deg", 1, 2, 0.5),
+    "d": ("90deg", 1, 2, 0),
+    "m": ("0deg", 1, 1, 0.5),
+}
+
+
+def stylesheet() -> str:
+    """The rules that place what ``snake`` classes (site.css holds them, from here:
+    ``python -m games.view.snake``): which shape a line's box shows, and each shape's
+    places, widths, rows and ways."""
+
+    def said(v: str, index: int) -> str:
+        # shape ``index``'s, else the nearest shape's before it (``snake`` says each once)
+        value = f"var(--{SHAPES[0][0]}{v})"
+        for earlier, *_ in SHAPES[1 : index + 1]:
+            value = f"var(--{earlier}{v}, {value})"
+        return value
+
+    out = []
+    for index, (_, low, high, _) in enumerate(SHAPES):
+        ratio = (
+            f"aspect-ratio < {high}"
+            if not low
+            else f"aspect-ratio >= {low}"
+            if high is None
+            else f"{low} <= aspect-ratio < {high}"
+        )
+        shown = " ".join(f"--{v}: {said(v, index)};" for v in ("x", "r", "t", "w", "h", "dy"))
+        out.append(
+            f"@container line ({ratio}) {{ .snake {{ --cols: {said('c', index)};"
+            f" --rows: {said('n', index)}; }} .snake > * {{ {shown} }} }}"
+        )
+    for shape, *_ in SHAPES:
+        out.append(" ".join(f".{shape}x{x}{{--{shape}x:{x}}}" for x in range(MAX_COLS)))
+        out.append(" ".join(f".{shape}r{r}{{--{shape}r:{r}}}" for r in range(MAX_ROWS)))
+        out.append(" ".join(f".{shape}c{c}{{--{shape}c:{c}}}" for c in range(1, MAX_COLS + 1)))
+        out.append(" ".join(f".{shape}n{n}{{--{shape}n:{n}}}" for n in range(1, MAX_ROWS + 1)))
+        out.append(
+            " ".join(
+                f".{shape}_{way}{{--{shape}t:{turn};--{shape}w:{w};--{shape}h:{h};--{shape}dy:{dy}}}"
+                for way, (turn, w, h, dy) in WAYS.items()
+            )
+        )
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(stylesheet())
