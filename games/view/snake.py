@@ -66,16 +66,16 @@ class Layout(NamedTuple):
         return min(aspect / self.cols, 1 / (2 * self.rows), LONGEST * aspect / 2)
 
 
-def layout(line: Sequence[Placed], width: int) -> Layout:
-    """``line`` in rows at most ``width`` half-tiles wide (at least 6: two lying tiles
-    and a turn)."""
+def layout(doubles: Sequence[bool], width: int) -> Layout:
+    """A line whose tiles are ``doubles`` or not, in rows at most ``width`` half-tiles
+    wide (at least 6: two lying tiles and a turn)."""
     spots: list[Spot] = []
-    row, x, east, i, n = 0, 1, True, 0, len(line)  # x: the row's front; the left mark at 0
+    row, x, east, i, n = 0, 1, True, 0, len(doubles)  # x: the row's front; the left mark at 0
     turner = Spot(0, 0, "m")
     while i < n:
         start = i
         while i < n:
-            double = line[i].is_double
+            double = doubles[i]
             if double and i == start and row:  # it cannot stand crosswise under the turn
                 way, w = ("e" if east else "w"), 2
             else:
@@ -90,7 +90,7 @@ def layout(line: Sequence[Placed], width: int) -> Layout:
             break
         # the tile that turns stands at the row's end; the next one lies under it, so a
         # double next (crosswise, it would reach up into the turn) turns itself instead
-        if i + 1 < n and line[i + 1].is_double and not line[i].is_double and i - 1 > start:
+        if i + 1 < n and doubles[i + 1] and not doubles[i] and i - 1 > start:
             i -= 1
             popped = spots.pop()
             x = popped.x if east else popped.x + popped.width
@@ -108,25 +108,36 @@ def layout(line: Sequence[Placed], width: int) -> Layout:
     return Layout(tuple(spots), ends, cols, rows)
 
 
-def layouts(line: Sequence[Placed]) -> list[Layout]:
-    """Every layout of ``line`` worth a look: from one row down to rows of 6 half-tiles."""
-    one_row = 2 + sum(1 if p.is_double else 2 for p in line)  # and the two ends' marks
+@functools.lru_cache(maxsize=4096)
+def layouts(doubles: tuple[bool, ...]) -> tuple[Layout, ...]:
+    """Every layout of a line whose tiles are ``doubles`` or not, worth a look: from one
+    row down to rows of 6 half-tiles.  A layout depends on nothing else, so lines of
+    the same pattern, at every table, share them."""
+    one_row = 2 + sum(1 if d else 2 for d in doubles)  # and the two ends' marks
     found: list[Layout] = []
     for width in range(max(6, min(one_row, MAX_COLS)), 5, -1):  # the fewest turns first
-        candidate = layout(line, width)
+        candidate = layout(doubles, width)
         if candidate.rows > MAX_ROWS:
             break
         if not found or candidate != found[-1]:
             found.append(candidate)
     assert found, "a line of 28 tiles fits in 16 rows of 6"
-    return found
+    return tuple(found)
 
 
 def best_layout(line: Sequence[Placed], low: float, high: float) -> Layout:
     """The layout of ``line`` for boxes of any ratio (of width to height) from ``low`` to
     ``high``: the one whose tiles, in the worst of them, come nearest the largest any
     layout would draw there; of two nearly as good, the one with fewer turns."""
-    candidates = layouts(line)
+    return _best(_doubles(line), low, high)
+
+
+def _doubles(line: Sequence[Placed]) -> tuple[bool, ...]:
+    return tuple(p.is_double for p in line)
+
+
+def _best(doubles: tuple[bool, ...], low: float, high: float) -> Layout:
+    candidates = layouts(doubles)
     ratios = (low, (low * high) ** 0.5, high)
     largest = [max(c.size(a) for c in candidates) for a in ratios]
 
@@ -152,22 +163,27 @@ def _place(shape: str, spot: Spot) -> str:
     return f"{shape}x{spot.x} {shape}r{spot.row} {shape}_{spot.way}"
 
 
-@functools.lru_cache(maxsize=256)  # a line is drawn once per move, for every viewer
-def snake(line: tuple[Placed, ...]) -> Snake:
+def snake(line: Sequence[Placed]) -> Snake:
     """``line`` laid out for every shape of board.  A shape laid out as the one before it
     says nothing: site.css takes the nearest shape before it that says (a short line is
     one row on most boards, and a frame's bytes are mostly tiles)."""
+    return _snake(_doubles(line))
+
+
+@functools.lru_cache(maxsize=4096)  # by the line's pattern of doubles: every table's
+def _snake(doubles: tuple[bool, ...]) -> Snake:
     shown: list[tuple[str, Layout]] = []
     before = None
     for shape, _, _, ratios in SHAPES:
-        lay = best_layout(line, *ratios)
+        lay = _best(doubles, *ratios)
         if lay != before:
             shown.append((shape, lay))
         before = lay
     return Snake(
         line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in shown),
         tiles=tuple(
-            " ".join(_place(shape, lay.spots[i]) for shape, lay in shown) for i in range(len(line))
+            " ".join(_place(shape, lay.spots[i]) for shape, lay in shown)
+            for i in range(len(doubles))
         ),
         ends=(
             " ".join(_place(shape, lay.ends[0]) for shape, lay in shown),

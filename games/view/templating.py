@@ -64,7 +64,7 @@ def install(
         placed_tile=drawing.placed_tile,
         small_tile=drawing.small_tile,
         tile_sprite=drawing.tile_sprite,
-        snake=lambda line: snake.snake(tuple(line)),
+        snake=snake.snake,
         preset_title=preset_title,
         describe_rules=describe_rules,
     )
