@@ -8,6 +8,9 @@ import logging
 
 from realtime.errors import ClosedOnError
 
+#: Answered by monitoring.middleware.Probes (not imported: it needs the apps loaded).
+PROBE_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
 
 def _printable(text: str) -> str:
     """A path cannot forge log lines: control characters are escaped, as Django does."""
@@ -30,3 +33,12 @@ class NotTwice(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not (record.exc_info and isinstance(record.exc_info[1], ClosedOnError))
+
+
+class NotProbes(logging.Filter):
+    """Drop Django's "Service Unavailable: /readyz": a load balancer asks every second,
+    and the answer itself names what is wrong (``monitoring.middleware``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        return getattr(request, "path", None) not in PROBE_PATHS

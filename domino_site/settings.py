@@ -39,7 +39,8 @@ CSRF_TRUSTED_ORIGINS = [
 # serves plain http with debug off (the browser tests on 127.0.0.1 do).
 HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer may probe over http
+# A load balancer and Prometheus may probe over http (monitoring/middleware.py).
+SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz|metrics)$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000")) if HTTPS else 0
@@ -69,11 +70,13 @@ INSTALLED_APPS = [
     "league",
     "privacy",
     "ratings",
+    "monitoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "domino_site.csp.SiteCSPMiddleware",  # before WhiteNoise: static files get a policy too
+    "monitoring.middleware.Probes",  # /healthz, /readyz, /metrics: no session, no cookie
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files: compressed, cached for a year
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
@@ -294,6 +297,7 @@ LOGGING = {
     "filters": {
         "request_line": {"()": "domino_site.log.RequestLine"},
         "not_twice": {"()": "domino_site.log.NotTwice"},
+        "not_probes": {"()": "domino_site.log.NotProbes"},
     },
     "formatters": {
         "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"}
@@ -311,7 +315,7 @@ LOGGING = {
         # Not propagated: daphne's root handler would print each error a second time.
         "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
         # A 4xx is not a server error: daphne's access log shows it already.
-        "django.request": {"level": "ERROR"},
+        "django.request": {"level": "ERROR", "filters": ["not_probes"]},
         # A websocket closed on an error: the consumer logged it (games/live/consumers.py).
         "daphne.server": {"filters": ["not_twice"]},
     },
