@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "domino_site.csp.SiteCSPMiddleware",  # before WhiteNoise: static files get a policy too
     "monitoring.middleware.Probes",  # /healthz, /readyz, /metrics: no session, no cookie
+    "monitoring.middleware.CountAnswers",  # every other answer, by status
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files: compressed, cached for a year
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
@@ -320,6 +321,10 @@ LOGGING = {
         "daphne.server": {"filters": ["not_twice"]},
     },
 }
+
+# Prometheus' scrapes of /metrics carry "Authorization: Bearer <this>"; unset, the
+# path is not served (monitoring/middleware.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Content-Security-Policy on every response (domino_site/csp.py): scripts by nonce only.
 CONTENT_SECURITY_POLICY = {"DIRECTIVES": csp.DIRECTIVES}

@@ -6,16 +6,25 @@ a balancer probes over plain HTTP).
 
 - ``/healthz``: the process answers (nothing else is asked).
 - ``/readyz``: it can serve (``monitoring.health``): 200, or 503 naming what failed.
+- ``/metrics``: Prometheus' text (``monitoring.exposition``), to a request that
+  carries ``Authorization: Bearer <METRICS_TOKEN>``; without a token set, the path
+  is not served (404).
 """
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from prometheus_client import CONTENT_TYPE_LATEST, Counter
 
-from monitoring import health
+from monitoring import health, metrics
+from monitoring.exposition import exposition
+
+Respond = Callable[[HttpRequest], HttpResponse]
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -31,20 +40,50 @@ def readyz(request: HttpRequest) -> HttpResponse:
     )
 
 
-PROBES: dict[str, Callable[[HttpRequest], HttpResponse]] = {
+def metrics_page(request: HttpRequest) -> HttpResponse | None:
+    token = settings.METRICS_TOKEN
+    if not token:
+        return None  # not served: the site's 404
+    given = request.headers.get("Authorization", "").encode()
+    if not hmac.compare_digest(given, f"Bearer {token}".encode()):
+        response = HttpResponse("a bearer token is needed\n", status=401, content_type="text/plain")
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    return HttpResponse(exposition(), content_type=CONTENT_TYPE_LATEST)
+
+
+PROBES: dict[str, Callable[[HttpRequest], HttpResponse | None]] = {
     "/healthz": healthz,
     "/readyz": readyz,
+    "/metrics": metrics_page,
 }
 
 
 class Probes:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+    def __init__(self, get_response: Respond) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         probe = PROBES.get(request.path)
-        if probe is None:
+        response = probe(request) if probe is not None else None
+        if response is None:
             return self.get_response(request)
-        response = probe(request)
         response["Cache-Control"] = "no-store"
+        return response
+
+
+class CountAnswers:
+    """Every answer counted by its status (``domino_http_responses_total``)."""
+
+    def __init__(self, get_response: Respond) -> None:
+        self.get_response = get_response
+        self.by_status: dict[int, Counter] = {}
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        status = response.status_code
+        counter = self.by_status.get(status)
+        if counter is None:
+            counter = self.by_status[status] = metrics.HTTP_RESPONSES.labels(str(status))
+        counter.inc()
         return response
