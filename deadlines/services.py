@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 
 from deadlines.models import Deadline
+from domino_site import log as site_log
 from monitoring import metrics
 
 log = logging.getLogger(__name__)
@@ -153,14 +154,15 @@ def apply(deadline: Deadline, *, now: datetime) -> bool:
     handler = _handlers.get(deadline.kind)
     counters = metrics.deadline_counters(deadline.kind)
     counters.lateness.observe(max((now - deadline.due_at).total_seconds(), 0))
-    try:
-        if handler is None:
-            raise LookupError(f"no handler for deadlines of kind {deadline.kind!r}")
-        done = handler(deadline, now)
-    except Exception:  # one broken subject must not stop the others
-        _failed(deadline, now=now)
-        counters.failed.inc()
-        return False
+    with site_log.about(f"deadline:{deadline.pk}"):  # its log lines say which
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for deadlines of kind {deadline.kind!r}")
+            done = handler(deadline, now)
+        except Exception:  # one broken subject must not stop the others
+            _failed(deadline, now=now)
+            counters.failed.inc()
+            return False
     (counters.done if done else counters.nothing).inc()
     return done
 

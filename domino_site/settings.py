@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "monitoring.middleware.LogContext",  # each page's request id and player, for its lines
     "ratings.browsers.BrowserIdMiddleware",  # after the session's player: it records them
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -291,28 +292,48 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Server errors go to the console once, with debug on or off (Django's default
 # sends them only to mail_admins in production): "GET /path" and the traceback,
-# never the request's cookies, session key, headers or query string.
+# never the request's cookies, session key, headers or query string.  Every line
+# knows its request id and player (domino_site/log.py); LOG_FORMAT=json writes
+# each line as a JSON object, daphne's and the worker's too, and an access line
+# per request and websocket instead of daphne's text one.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+_JSON_LOGS = LOG_FORMAT == "json"
+_LINE_FILTERS = ["request_line", "context"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "request_line": {"()": "domino_site.log.RequestLine"},
+        "context": {"()": "domino_site.log.Context"},
         "not_twice": {"()": "domino_site.log.NotTwice"},
         "not_probes": {"()": "domino_site.log.NotProbes"},
     },
     "formatters": {
-        "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"}
+        "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"},
+        "json": {"()": "domino_site.log.JsonLines"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": _LINE_FILTERS,
+            **({"formatter": "json"} if _JSON_LOGS else {}),
+        },
         "requests": {
             "class": "logging.StreamHandler",
-            "filters": ["request_line"],
-            "formatter": "request",
+            "filters": _LINE_FILTERS,
+            "formatter": "json" if _JSON_LOGS else "request",
         },
     },
     "loggers": {
-        "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG", "INFO")},
+        # With JSON lines every logger writes through the root's handler (daphne's
+        # logging.basicConfig then adds none); in text, daphne's root handler prints
+        # what propagates.
+        "games": {
+            "handlers": [] if _JSON_LOGS else ["console"],
+            "level": os.environ.get("GAMES_LOG", "INFO"),
+        },
+        # The access lines written with JSON lines on (domino.access).
+        "domino": {"level": "INFO"},
         # Not propagated: daphne's root handler would print each error a second time.
         "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
         # A 4xx is not a server error: daphne's access log shows it already.
@@ -320,6 +341,7 @@ LOGGING = {
         # A websocket closed on an error: the consumer logged it (games/live/consumers.py).
         "daphne.server": {"filters": ["not_twice"]},
     },
+    **({"root": {"handlers": ["console"], "level": "INFO"}} if _JSON_LOGS else {}),
 }
 
 # Prometheus' scrapes of /metrics carry "Authorization: Bearer <this>"; unset, the

@@ -14,6 +14,8 @@ a balancer probes over plain HTTP).
 from __future__ import annotations
 
 import hmac
+import logging
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -21,10 +23,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from prometheus_client import CONTENT_TYPE_LATEST, Counter
 
+from domino_site import log
 from monitoring import health, metrics
 from monitoring.exposition import exposition
 
 Respond = Callable[[HttpRequest], HttpResponse]
+access = logging.getLogger("domino.access")
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -70,6 +74,35 @@ class Probes:
             return self.get_response(request)
         response["Cache-Control"] = "no-store"
         return response
+
+
+class LogContext:
+    """Each page's log lines carry its request id (the proxy's ``X-Request-ID``, else a
+    new one, sent back in the answer's) and its player; with JSON lines on, an access
+    line is written for it (daphne's text one is off then: ``domino_site.log``).
+    After the authentication middleware: it reads the player."""
+
+    def __init__(self, get_response: Respond) -> None:
+        self.get_response = get_response
+        self.access_lines = log.json_lines()
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        request_id = log.new_request_id(request.headers.get("X-Request-ID"))
+        user = getattr(request, "user", None)
+        log.bind(request_id, user.pk if user is not None and user.is_authenticated else None)
+        try:
+            response = self.get_response(request)
+            response["X-Request-ID"] = request_id
+            if self.access_lines:
+                took = round((time.perf_counter() - started) * 1000, 1)
+                fields = {"status": response.status_code, "ms": took}
+                access.info(
+                    "%s", response.status_code, extra={"request": request, "fields": fields}
+                )
+            return response
+        finally:
+            log.bind(None, None)  # this thread's next request is not this one
 
 
 class CountAnswers:

@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.middleware import chosen_language
+from domino_site import log as site_log
 from monitoring import metrics
 from overrides.consumer_loop import InTurnConsumer
 from realtime import constants, limits, slots
@@ -27,6 +28,7 @@ from realtime.cache import in_cache
 from realtime.errors import ClosedOnError
 
 log = logging.getLogger("games")
+access = logging.getLogger("domino.access")
 #: The close code for a session over its cap, and for a client flooding commands.
 TOO_MANY_CONNECTIONS = 4429
 
@@ -78,24 +80,34 @@ class ViewerConsumer(InTurnConsumer):
     async def connect(self) -> None:
         self.counters = metrics.socket_counters(self.socket_kind)
         self.user = self.scope.get("user")
+        # this socket's log lines, for its whole life (its task's context)
+        self.request_id = site_log.new_request_id(self._header(b"x-request-id"))
+        site_log.bind(self.request_id, self.person.pk if self.person is not None else None)
         # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
         self.language = chosen_language(self.scope.get("cookies", {}), self._accept_language())
 
     def _accept_language(self) -> str:
         """The browser's ``Accept-Language`` header, as sent with the socket's upgrade."""
+        return self._header(b"accept-language") or ""
+
+    def _header(self, wanted: bytes) -> str | None:
         for name, value in self.scope.get("headers", ()):
-            if name.lower() == b"accept-language":
+            if name.lower() == wanted:
                 return bytes(value).decode("latin-1")
-        return ""
+        return None
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         """Accept the socket, counted open until it closes."""
         await super().accept(subprotocol, headers)
         self.counters.open.inc()
         self.on_close("counting the socket closed", self._count_closed)
+        if site_log.json_lines():  # daphne's text access log is off: say it here
+            access.info("websocket open", extra={"fields": {"path": self.scope.get("path")}})
 
     async def _count_closed(self) -> None:
         self.counters.open.dec()
+        if site_log.json_lines():
+            access.info("websocket closed", extra={"fields": {"path": self.scope.get("path")}})
 
     async def disconnect(self, code: int) -> None:
         await self._close_down()
