@@ -323,19 +323,30 @@ LOGGING = {
             "filters": _LINE_FILTERS,
             "formatter": "json" if _JSON_LOGS else "request",
         },
+        # counts them for the operators' page and Prometheus; prints nothing
+        "errors": {"class": "monitoring.errors.CountErrors", "level": "ERROR"},
     },
     "loggers": {
         # With JSON lines every logger writes through the root's handler (daphne's
         # logging.basicConfig then adds none); in text, daphne's root handler prints
         # what propagates.
         "games": {
-            "handlers": [] if _JSON_LOGS else ["console"],
+            "handlers": ["errors"] if _JSON_LOGS else ["console", "errors"],
             "level": os.environ.get("GAMES_LOG", "INFO"),
         },
         # The access lines written with JSON lines on (domino.access).
-        "domino": {"level": "INFO"},
+        "domino": {"handlers": ["errors"], "level": "INFO"},
+        # The apps that log by module name (deadlines.worker…): printed by a handler of
+        # the site's in text too, since `run_worker` has no root handler.
+        **{
+            name: {"handlers": ["errors"]}
+            if _JSON_LOGS
+            else {"handlers": ["requests", "errors"], "propagate": False}
+            for name in ("deadlines", "league")
+        },
+        "daphne": {"handlers": ["errors"]},  # printed by daphne's root handler, or JSON's
         # Not propagated: daphne's root handler would print each error a second time.
-        "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
+        "django": {"handlers": ["requests", "errors"], "level": "INFO", "propagate": False},
         # A 4xx is not a server error: daphne's access log shows it already.
         "django.request": {"level": "ERROR", "filters": ["not_probes"]},
         # A websocket closed on an error: the consumer logged it (games/live/consumers.py).

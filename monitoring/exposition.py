@@ -65,11 +65,26 @@ _database = CollectorRegistry(auto_describe=False)
 _database.register(DatabaseFigures())
 
 
+def _processes() -> CollectorRegistry:
+    """Every process's metrics (multi-process mode), else this process's."""
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return REGISTRY
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    return registry
+
+
 def exposition() -> bytes:
     """The text Prometheus scrapes."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        registry = CollectorRegistry()
-        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-    else:
-        registry = REGISTRY
-    return generate_latest(registry) + generate_latest(_database)
+    return generate_latest(_processes()) + generate_latest(_database)
+
+
+def gauge_by_label(name: str, label: str) -> dict[str, int]:
+    """A gauge's values now, summed over the processes, by one label's value."""
+    values: dict[str, int] = {}
+    for family in _processes().collect():
+        if family.name == name:
+            for sample in family.samples:
+                key = sample.labels[label]
+                values[key] = values.get(key, 0) + int(sample.value)
+    return values

@@ -75,6 +75,9 @@ SIGNUPS = Counter("domino_signups_total", "Accounts registered.", ["how"])
 LOGINS = Counter("domino_logins_total", "Logins.", ["kind"])
 LOGIN_FAILURES = Counter("domino_login_failures_total", "Logins refused.")
 
+# Error lines logged (monitoring.errors), by the logger's first name (games, django…).
+LOG_ERRORS = Counter("domino_log_errors_total", "Lines logged at ERROR or above.", ["logger"])
+
 # Pages (monitoring.middleware): every answer but the probes'.
 HTTP_RESPONSES = Counter("domino_http_responses_total", "HTTP answers by status.", ["status"])
 

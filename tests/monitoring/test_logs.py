@@ -64,7 +64,9 @@ def test_one_switch_turns_every_handler_to_json_lines(monkeypatch: pytest.Monkey
     assert "root" not in text and text["handlers"]["requests"]["formatter"] == "request"
     logging_ = settings_with(monkeypatch, LOG_FORMAT="json")["LOGGING"]
     assert logging_["root"]["handlers"] == ["console"]  # daphne's and the worker's lines
-    for handler in logging_["handlers"].values():
+    printing = [h for h in logging_["handlers"].values() if h["class"].endswith("StreamHandler")]
+    assert len(printing) == 2
+    for handler in printing:
         assert handler["formatter"] == "json"
         assert "context" in handler["filters"]
 

@@ -68,6 +68,7 @@ EXPECTED = {
     "domino_logins": {"kind"},
     "domino_login_failures": set(),
     "domino_http_responses": {"status"},
+    "domino_log_errors": {"logger"},
     "domino_deadlines_due": set(),
     "domino_deadlines_parked": set(),
     "domino_coach_queue": set(),
