@@ -36,8 +36,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 
 from deadlines.models import Deadline
-from domino_site import log as site_log
-from monitoring import metrics
+from monitoring import context, metrics
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +153,7 @@ def apply(deadline: Deadline, *, now: datetime) -> bool:
     handler = _handlers.get(deadline.kind)
     counters = metrics.deadline_counters(deadline.kind)
     counters.lateness.observe(max((now - deadline.due_at).total_seconds(), 0))
-    with site_log.about(f"deadline:{deadline.pk}"):  # its log lines say which
+    with context.about(f"deadline:{deadline.pk}"):  # its log lines say which
         try:
             if handler is None:
                 raise LookupError(f"no handler for deadlines of kind {deadline.kind!r}")

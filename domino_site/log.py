@@ -5,73 +5,36 @@ logged once.
 Every line knows the request it was written for (``request_id``: a page's, a
 websocket's for its whole life, a deadline's while the worker applies it) and the
 player (``player_id``), from context variables the code sets where each begins
-(``bind``); with ``LOG_FORMAT=json`` each line is a JSON object (``JsonLines``)
+(``monitoring.context``); with ``LOG_FORMAT=json`` each line is a JSON object (``JsonLines``)
 carrying them, in daphne's processes, the worker and the views alike.
 """
 
 from __future__ import annotations
 
-import contextvars
 import json
 import logging
 import os
-import re
-import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 
+from monitoring import context
 from realtime.errors import ClosedOnError
-
-request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
-player_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("player_id", default=None)
-#: A request id given by the proxy (nginx's ``$request_id``) is kept if it looks like one.
-GIVEN_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
-
-
-def new_request_id(given: str | None = None) -> str:
-    """The proxy's ``X-Request-ID`` if it is a plain token, else a new one."""
-    return given if given and GIVEN_ID.fullmatch(given) else secrets.token_hex(8)
-
-
-def json_lines() -> bool:
-    """Whether the switch is on (``LOG_FORMAT=json``)."""
-    from django.conf import settings
-
-    return bool(settings.LOG_FORMAT == "json")
 
 
 def daphne_arguments(argv: list[str]) -> list[str]:
     """daphne's arguments as ``serve`` passes them: with JSON lines, daphne's own text
     access log is off (the site writes its own, as JSON: ``monitoring.middleware``,
     ``realtime.consumers``) unless one is asked for."""
-    if not json_lines() or any(a.startswith("--access-log") for a in argv):
+    if not context.json_lines() or any(a.startswith("--access-log") for a in argv):
         return argv
     return ["--access-log", os.devnull, *argv]
-
-
-def bind(request: str | None, player: int | None) -> None:
-    """What this task's (or thread's) lines are about, from here on."""
-    request_id.set(request)
-    player_id.set(player)
-
-
-@contextmanager
-def about(request: str) -> Iterator[None]:
-    """Lines written inside are about ``request`` (a deadline applied, say)."""
-    token = request_id.set(request)
-    try:
-        yield
-    finally:
-        request_id.reset(token)
 
 
 class Context(logging.Filter):
     """Give every record its ``request_id`` and ``player_id`` (None when unknown)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = request_id.get()
-        record.player_id = player_id.get()
+        record.request_id = context.request_id.get()
+        record.player_id = context.player_id.get()
         return True
 
 

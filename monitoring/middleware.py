@@ -23,8 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from prometheus_client import CONTENT_TYPE_LATEST, Counter
 
-from domino_site import log
-from monitoring import health, metrics
+from monitoring import context, health, metrics
 from monitoring.exposition import exposition
 
 Respond = Callable[[HttpRequest], HttpResponse]
@@ -84,13 +83,13 @@ class LogContext:
 
     def __init__(self, get_response: Respond) -> None:
         self.get_response = get_response
-        self.access_lines = log.json_lines()
+        self.access_lines = context.json_lines()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
-        request_id = log.new_request_id(request.headers.get("X-Request-ID"))
+        request_id = context.new_request_id(request.headers.get("X-Request-ID"))
         user = getattr(request, "user", None)
-        log.bind(request_id, user.pk if user is not None and user.is_authenticated else None)
+        context.bind(request_id, user.pk if user is not None and user.is_authenticated else None)
         try:
             response = self.get_response(request)
             response["X-Request-ID"] = request_id
@@ -102,7 +101,7 @@ class LogContext:
                 )
             return response
         finally:
-            log.bind(None, None)  # this thread's next request is not this one
+            context.bind(None, None)  # this thread's next request is not this one
 
 
 class CountAnswers:

@@ -20,8 +20,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.middleware import chosen_language
-from domino_site import log as site_log
-from monitoring import metrics
+from monitoring import context, metrics
 from overrides.consumer_loop import InTurnConsumer
 from realtime import constants, limits, slots
 from realtime.cache import in_cache
@@ -81,8 +80,8 @@ class ViewerConsumer(InTurnConsumer):
         self.counters = metrics.socket_counters(self.socket_kind)
         self.user = self.scope.get("user")
         # this socket's log lines, for its whole life (its task's context)
-        self.request_id = site_log.new_request_id(self._header(b"x-request-id"))
-        site_log.bind(self.request_id, self.person.pk if self.person is not None else None)
+        self.request_id = context.new_request_id(self._header(b"x-request-id"))
+        context.bind(self.request_id, self.person.pk if self.person is not None else None)
         # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
         self.language = chosen_language(self.scope.get("cookies", {}), self._accept_language())
 
@@ -101,12 +100,12 @@ class ViewerConsumer(InTurnConsumer):
         await super().accept(subprotocol, headers)
         self.counters.open.inc()
         self.on_close("counting the socket closed", self._count_closed)
-        if site_log.json_lines():  # daphne's text access log is off: say it here
+        if context.json_lines():  # daphne's text access log is off: say it here
             access.info("websocket open", extra={"fields": {"path": self.scope.get("path")}})
 
     async def _count_closed(self) -> None:
         self.counters.open.dec()
-        if site_log.json_lines():
+        if context.json_lines():
             access.info("websocket closed", extra={"fields": {"path": self.scope.get("path")}})
 
     async def disconnect(self, code: int) -> None:
