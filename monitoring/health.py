@@ -58,7 +58,7 @@ def readiness(now: datetime) -> dict[str, str]:
     if read is not None:
         checks["migrations"] = read.migrations
         checks["worker"] = _worker(read.beat_at, now) if read.migrations == OK else "not asked"
-    checks["channel_layer"] = async_to_sync(_channel_layer)()
+    checks["channel_layer"] = _channel_layer()
     return checks
 
 
@@ -114,12 +114,12 @@ def _worker(beat_at: datetime | None, now: datetime) -> str:
     return OK
 
 
-async def _channel_layer() -> str:
+def _channel_layer() -> str:
     layer = get_channel_layer()
     if layer is None or isinstance(layer, InMemoryChannelLayer):
         return OK  # in this process: there whenever the process is
     try:
-        await asyncio.wait_for(_round_trip(layer), WITHIN)
+        async_to_sync(_round_trip)(layer)
     except TimeoutError:
         return f"no round trip within {WITHIN:g} s"
     except Exception as error:
@@ -128,6 +128,7 @@ async def _channel_layer() -> str:
 
 
 async def _round_trip(layer: BaseChannelLayer) -> None:
-    channel = await layer.new_channel()
-    await layer.send(channel, {"type": "readyz.probe"})
-    await layer.receive(channel)
+    async with asyncio.timeout(WITHIN):
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "readyz.probe"})
+        await layer.receive(channel)
