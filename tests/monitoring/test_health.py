@@ -21,7 +21,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from deadlines import worker
+from domino_site.log import PROBE_PATHS
 from monitoring import health
+from monitoring.middleware import PROBES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAD_PORT = 1  # nothing listens there
@@ -174,3 +176,8 @@ def test_readyz_is_not_ready_before_the_migrations(tmp_path: Path) -> None:
     checks = body["checks"]
     assert checks["database"] == "ok" and checks["migrations"].endswith(" not applied")
     assert checks["worker"] == "not asked"
+
+
+def test_the_probes_logs_know_are_the_probes_answered() -> None:
+    """A failing probe is not logged as a server error (domino_site.log.NotProbes)."""
+    assert set(PROBES) == PROBE_PATHS
