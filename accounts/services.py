@@ -10,6 +10,8 @@ from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
+from monitoring import metrics
+
 from .constants import GUEST_IDLE, PRUNE_BATCH
 from .models import DELETED_PREFIX, GUEST_PREFIX, PlayerLock, User
 from .usernames import username_clean, username_key
@@ -81,6 +83,7 @@ def account_signup(*, username: str, password: str) -> User:
     user = User(username=username_check(username))
     user.set_password(password)
     _save_name(user)
+    transaction.on_commit(metrics.SIGNUPS.labels("account").inc)
     return user
 
 
@@ -95,6 +98,7 @@ def guest_claim(*, user: User, username: str, password: str) -> User:
     locked.is_guest = False
     locked.guest_tag = None
     _save_name(locked)
+    transaction.on_commit(metrics.SIGNUPS.labels("claim").inc)
     return locked
 
 

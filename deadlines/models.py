@@ -47,3 +47,14 @@ class Deadline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.table_id or self.key} at {self.due_at:%H:%M:%S}"
+
+
+class WorkerBeat(models.Model):
+    """When a deadline worker last made a pass: one row, written by whichever worker
+    passes (every few seconds at most), read by the readiness probe (``/readyz``)."""
+
+    name = models.CharField(max_length=32, unique=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.beat_at:%H:%M:%S}"

@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 
 from deadlines.models import Deadline
+from monitoring import context, metrics
 
 log = logging.getLogger(__name__)
 
@@ -150,13 +151,19 @@ def claim_due(*, now: datetime, limit: int = 50) -> list[Deadline]:
 def apply(deadline: Deadline, *, now: datetime) -> bool:
     """Run one claimed row's handler; a failure is logged and retried later, or parked."""
     handler = _handlers.get(deadline.kind)
-    try:
-        if handler is None:
-            raise LookupError(f"no handler for deadlines of kind {deadline.kind!r}")
-        return handler(deadline, now)
-    except Exception:  # one broken subject must not stop the others
-        _failed(deadline, now=now)
-        return False
+    counters = metrics.deadline_counters(deadline.kind)
+    counters.lateness.observe(max((now - deadline.due_at).total_seconds(), 0))
+    with context.about(f"deadline:{deadline.pk}"):  # its log lines say which
+        try:
+            if handler is None:
+                raise LookupError(f"no handler for deadlines of kind {deadline.kind!r}")
+            done = handler(deadline, now)
+        except Exception:  # one broken subject must not stop the others
+            _failed(deadline, now=now)
+            counters.failed.inc()
+            return False
+    (counters.done if done else counters.nothing).inc()
+    return done
 
 
 def retry_delay(attempts: int) -> timedelta:

@@ -18,13 +18,16 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from deadlines.models import Deadline
+from deadlines.models import Deadline, WorkerBeat
 from deadlines.services import handles, kind, run_due, set_deadline, still_due
 
 log = logging.getLogger(__name__)
 
 #: How often a worker looks for due deadlines.
 TICK = 0.2
+#: How often a worker writes its heartbeat (``WorkerBeat``), at most.
+BEAT_EVERY = timedelta(seconds=5)
+_beaten_at: datetime | None = None  # this process's last heartbeat
 HOUSEKEEPING = kind("housekeeping", _("housekeeping"))
 
 #: Jobs that come back by themselves: key -> (every, what to run with ``now``).
@@ -62,10 +65,22 @@ def run_housekeeping(claimed: Deadline, now: datetime) -> bool:
     return True
 
 
+def beat(now: datetime) -> None:
+    """Say this worker is alive (``/readyz`` reads it), every ``BEAT_EVERY`` at most."""
+    global _beaten_at
+    if _beaten_at is not None and timedelta(0) <= now - _beaten_at < BEAT_EVERY:
+        return
+    if not WorkerBeat.objects.filter(name="worker").update(beat_at=now):
+        WorkerBeat.objects.get_or_create(name="worker", defaults={"beat_at": now})
+    _beaten_at = now
+
+
 def step(now: datetime | None = None) -> int:
     """One pass, with the connection hygiene a long-lived thread needs."""
     close_old_connections()
     try:
+        now = now or timezone.now()
+        beat(now)
         return run_due(now=now)
     finally:
         close_old_connections()

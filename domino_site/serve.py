@@ -27,6 +27,7 @@ from typing import Any
 
 import uvloop
 
+from domino_site import log
 from games import thinking
 
 #: A collection longer than this is logged (seconds): it holds up every socket.
@@ -95,6 +96,7 @@ def main() -> None:
     importlib.import_module(application_module(sys.argv[1:]))  # the site loaded, then frozen
     tune_runtime()
     thinking.in_child()  # this process holds the sockets: the engine thinks elsewhere
+    sys.argv[1:] = log.daphne_arguments(sys.argv[1:])
     CommandLineInterface.entrypoint()
 
 

@@ -39,7 +39,8 @@ CSRF_TRUSTED_ORIGINS = [
 # serves plain http with debug off (the browser tests on 127.0.0.1 do).
 HTTPS = env_flag("DJANGO_HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer may probe over http
+# A load balancer and Prometheus may probe over http (monitoring/middleware.py).
+SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz|metrics)$"]
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000")) if HTTPS else 0
@@ -69,17 +70,21 @@ INSTALLED_APPS = [
     "league",
     "privacy",
     "ratings",
+    "monitoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "domino_site.csp.SiteCSPMiddleware",  # before WhiteNoise: static files get a policy too
+    "monitoring.middleware.Probes",  # /healthz, /readyz, /metrics: no session, no cookie
+    "monitoring.middleware.CountAnswers",  # every other answer, by status
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files: compressed, cached for a year
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ChosenLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "monitoring.middleware.LogContext",  # each page's request id and player, for its lines
     "ratings.browsers.BrowserIdMiddleware",  # after the session's player: it records them
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -287,35 +292,72 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Server errors go to the console once, with debug on or off (Django's default
 # sends them only to mail_admins in production): "GET /path" and the traceback,
-# never the request's cookies, session key, headers or query string.
+# never the request's cookies, session key, headers or query string.  Every line
+# knows its request id and player (domino_site/log.py); LOG_FORMAT=json writes
+# each line as a JSON object, daphne's and the worker's too, and an access line
+# per request and websocket instead of daphne's text one.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+_JSON_LOGS = LOG_FORMAT == "json"
+_LINE_FILTERS = ["request_line", "context"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "request_line": {"()": "domino_site.log.RequestLine"},
+        "context": {"()": "domino_site.log.Context"},
         "not_twice": {"()": "domino_site.log.NotTwice"},
+        "not_probes": {"()": "domino_site.log.NotProbes"},
     },
     "formatters": {
-        "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"}
+        "request": {"format": "%(asctime)s %(levelname)s %(name)s %(request_line)s %(message)s"},
+        "json": {"()": "domino_site.log.JsonLines"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": _LINE_FILTERS,
+            **({"formatter": "json"} if _JSON_LOGS else {}),
+        },
         "requests": {
             "class": "logging.StreamHandler",
-            "filters": ["request_line"],
-            "formatter": "request",
+            "filters": _LINE_FILTERS,
+            "formatter": "json" if _JSON_LOGS else "request",
         },
+        # counts them for the operators' page and Prometheus; prints nothing
+        "errors": {"class": "monitoring.errors.CountErrors", "level": "ERROR"},
     },
     "loggers": {
-        "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG", "INFO")},
+        # With JSON lines every logger writes through the root's handler (daphne's
+        # logging.basicConfig then adds none); in text, daphne's root handler prints
+        # what propagates.
+        "games": {
+            "handlers": ["errors"] if _JSON_LOGS else ["console", "errors"],
+            "level": os.environ.get("GAMES_LOG", "INFO"),
+        },
+        # The access lines written with JSON lines on (domino.access).
+        "domino": {"handlers": ["errors"], "level": "INFO"},
+        # The apps that log by module name (deadlines.worker…): printed by a handler of
+        # the site's in text too, since `run_worker` has no root handler.
+        **{
+            name: {"handlers": ["errors"]}
+            if _JSON_LOGS
+            else {"handlers": ["requests", "errors"], "propagate": False}
+            for name in ("deadlines", "league")
+        },
+        "daphne": {"handlers": ["errors"]},  # printed by daphne's root handler, or JSON's
         # Not propagated: daphne's root handler would print each error a second time.
-        "django": {"handlers": ["requests"], "level": "INFO", "propagate": False},
+        "django": {"handlers": ["requests", "errors"], "level": "INFO", "propagate": False},
         # A 4xx is not a server error: daphne's access log shows it already.
-        "django.request": {"level": "ERROR"},
+        "django.request": {"level": "ERROR", "filters": ["not_probes"]},
         # A websocket closed on an error: the consumer logged it (games/live/consumers.py).
         "daphne.server": {"filters": ["not_twice"]},
     },
+    **({"root": {"handlers": ["console"], "level": "INFO"}} if _JSON_LOGS else {}),
 }
+
+# Prometheus' scrapes of /metrics carry "Authorization: Bearer <this>"; unset, the
+# path is not served (monitoring/middleware.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 # Content-Security-Policy on every response (domino_site/csp.py): scripts by nonce only.
 CONTENT_SECURITY_POLICY = {"DIRECTIVES": csp.DIRECTIVES}

@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from monitoring.views import live_page
+
 urlpatterns = [
+    path("admin/live/", live_page, name="admin_live"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -29,6 +29,7 @@ from games.engine import Match, Round, Rules, parse_move
 from games.hooks.payouts import Payout, payouts_of
 from games.hooks.seat_notes import SeatNote, notes_of
 from games.models import Hand, Invitation, Move, Seat, Table
+from monitoring import metrics
 
 #: Tables whose latest state a process keeps (the least recently used go first).
 KEEP = 4096
@@ -67,6 +68,7 @@ class TableState:
 
 
 _latest: OrderedDict[int, TableState] = OrderedDict()
+_held = metrics.TABLES_IN_MEMORY  # how many, kept up to date
 _lock = threading.Lock()
 
 
@@ -78,6 +80,7 @@ def remember(state: TableState) -> TableState:
         _latest.move_to_end(state.table.pk)
         while len(_latest) > KEEP:
             _latest.popitem(last=False)
+        _held.set(len(_latest))
     return state
 
 
@@ -88,6 +91,7 @@ def forget(table_id: int | None = None) -> None:
             _latest.clear()
         else:
             _latest.pop(table_id, None)
+        _held.set(len(_latest))
 
 
 def known(table_id: int, version: int) -> bool:

@@ -23,5 +23,4 @@ urlpatterns = [
     path("offline/", offline_pages.offline, name="offline"),
     path("sw.js", offline_pages.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline_pages.web_manifest, name="web_manifest"),
-    path("healthz", views.healthz, name="healthz"),
 ]

@@ -247,8 +247,3 @@ def rules_page(request: HttpRequest, preset: str) -> HttpResponse:
             request,
         )
     )
-
-
-def healthz(request: HttpRequest) -> HttpResponse:
-    Table.objects.exists()  # the database answers
-    return HttpResponse("ok", content_type="text/plain")

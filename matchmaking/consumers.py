@@ -22,6 +22,7 @@ class QueueConsumer(ViewerConsumer):
     once seated, a fragment that takes the page to the table.  When the player's
     last waiting screen closes for good, they leave the queue."""
 
+    socket_kind = "queue"
     pool_id: int | None = None
     waiting_ticket: int | None = None
     sent: str | None = None  # the last state sent: the same state is not sent again

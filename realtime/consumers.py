@@ -20,12 +20,14 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.middleware import chosen_language
+from monitoring import context, metrics
 from overrides.consumer_loop import InTurnConsumer
 from realtime import constants, limits, slots
 from realtime.cache import in_cache
 from realtime.errors import ClosedOnError
 
 log = logging.getLogger("games")
+access = logging.getLogger("domino.access")
 #: The close code for a session over its cap, and for a client flooding commands.
 TOO_MANY_CONNECTIONS = 4429
 
@@ -55,6 +57,9 @@ class ViewerConsumer(InTurnConsumer):
     the browser reconnects.  One heartbeat task per socket refreshes the slots it
     holds (``hold``) and does the subclass's ``beat``."""
 
+    #: The socket's kind in the metrics ("table", "notify", "queue").
+    socket_kind = "other"
+    counters: metrics.SocketCounters
     held: list[slots.Claim]  # refreshed by the heartbeat
     undo: list[tuple[str, Undo]]  # what to give back when the connection ends, in order
     heartbeat: asyncio.Task[None] | None = None
@@ -72,16 +77,36 @@ class ViewerConsumer(InTurnConsumer):
             await self._close_down()
 
     async def connect(self) -> None:
+        self.counters = metrics.socket_counters(self.socket_kind)
         self.user = self.scope.get("user")
+        # this socket's log lines, for its whole life (its task's context)
+        self.request_id = context.new_request_id(self._header(b"x-request-id"))
+        context.bind(self.request_id, self.person.pk if self.person is not None else None)
         # AuthMiddlewareStack's CookieMiddleware has parsed the cookies already.
         self.language = chosen_language(self.scope.get("cookies", {}), self._accept_language())
 
     def _accept_language(self) -> str:
         """The browser's ``Accept-Language`` header, as sent with the socket's upgrade."""
+        return self._header(b"accept-language") or ""
+
+    def _header(self, wanted: bytes) -> str | None:
         for name, value in self.scope.get("headers", ()):
-            if name.lower() == b"accept-language":
+            if name.lower() == wanted:
                 return bytes(value).decode("latin-1")
-        return ""
+        return None
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        """Accept the socket, counted open until it closes."""
+        await super().accept(subprotocol, headers)
+        self.counters.open.inc()
+        self.on_close("counting the socket closed", self._count_closed)
+        if context.json_lines():  # daphne's text access log is off: say it here
+            access.info("websocket open", extra={"fields": {"path": self.scope.get("path")}})
+
+    async def _count_closed(self) -> None:
+        self.counters.open.dec()
+        if context.json_lines():
+            access.info("websocket closed", extra={"fields": {"path": self.scope.get("path")}})
 
     async def disconnect(self, code: int) -> None:
         await self._close_down()
@@ -174,6 +199,13 @@ class ViewerConsumer(InTurnConsumer):
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:
             log.debug("a frame for a closing socket was dropped")
+            return
+        counters = self.counters
+        counters.frames.inc()
+        if text_data is not None:  # isascii() reads a flag: no encoding for most frames
+            counters.bytes.inc(len(text_data) if text_data.isascii() else len(text_data.encode()))
+        elif bytes_data is not None:
+            counters.bytes.inc(len(bytes_data))
 
     @property
     def person(self) -> Any:  # the scope's lazy User, or None for a visitor

@@ -19,6 +19,7 @@ APPS = (
     "privacy",
     "realtime",
     "overrides",
+    "monitoring",
 )
 
 

@@ -8,6 +8,7 @@ in a cycle.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from django.db.models import F
 from accounts import header
 from economy.errors import InsufficientCoins, TransferConflict
 from economy.models import Account, Entry, Reason, Transfer
+from monitoring import metrics
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -141,4 +143,11 @@ def post_transfer(
         if account.pk in locked:
             account.balance = locked[account.pk].balance
     header.changed(a.user_id for a in locked.values() if a.kind == Account.Kind.WALLET)
+    credited = sum(amount for _pk, amount in pairs if amount > 0)
+    transaction.on_commit(functools.partial(_count, reason, credited))
     return transfer
+
+
+def _count(reason: str, credited: int) -> None:
+    metrics.TRANSFERS.labels(reason).inc()
+    metrics.COINS_POSTED.labels(reason).inc(credited)

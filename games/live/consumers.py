@@ -7,6 +7,7 @@ the client claims.  Every frame is rendered for that viewer alone.
 from __future__ import annotations
 
 import logging
+import time
 import traceback
 from typing import Any
 from urllib.parse import parse_qs
@@ -20,11 +21,12 @@ from accounts.models import User
 from games import states
 from games.live import frames, presence
 from games.live.announce import table_group, user_group
-from games.live.commands import action_of, dispatch, read_frame
+from games.live.commands import ACTIONS, action_of, dispatch, read_frame
 from games.models import Seat, Table
 from games.selectors import invitations_for, table_view
 from games.view.errors import GameError
 from games.view.parts import TableView
+from monitoring import metrics
 from realtime import announce as realtime_announce
 from realtime import constants, limits
 from realtime.cache import cache_is_local
@@ -34,10 +36,22 @@ log = logging.getLogger("games")
 #: Invitations the home page's panel lists (games.views.home shows as many).
 INVITATIONS_SHOWN = 10
 
+#: The commands' metrics, bound once per action ("unknown": one not read or not known).
+UNKNOWN = "unknown"
+_OUTCOMES = ("accepted", "refused", "failed", "limited")
+_COUNTED = {
+    (action, outcome): metrics.COMMANDS.labels(action, outcome)
+    for action in (*ACTIONS, UNKNOWN)
+    for outcome in _OUTCOMES
+}
+_TIMED = {action: metrics.COMMAND_SECONDS.labels(action) for action in (*ACTIONS, UNKNOWN)}
+_frame_built = metrics.FRAME_BUILD_SECONDS.observe
+
 
 class TableConsumer(ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
+    socket_kind = "table"
     table_id: int  # set once the table is found; a connection without one is closed
     present_as: int | None = None  # the user counted present at the table by this socket
     shown_online: dict[int, bool]  # the others' presence as this screen last showed it
@@ -125,15 +139,24 @@ class TableConsumer(ViewerConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self._within_rate():
+            _COUNTED[UNKNOWN, "limited"].inc()
             return
+        started = time.perf_counter()
         data = read_frame(text_data, bytes_data)
+        action = UNKNOWN if data is None else action_of(data) or UNKNOWN
+        outcome = await self._answer(data)
+        _COUNTED[action, outcome].inc()
+        _TIMED[action].observe(time.perf_counter() - started)
+
+    async def _answer(self, data: dict[str, Any] | None) -> str:
+        """Run the command and answer it; returns its outcome, for the metrics."""
         if data is None:
             await self.send_flash(self._t(_("That message could not be read.")))
-            return
+            return "refused"
         person = self.person
         if person is None:
             await self.send_flash(self._t(_("Reload the page to get a player identity.")))
-            return
+            return "refused"
         told = (
             realtime_announce.Told()
         )  # the command's group messages, sent from here once committed
@@ -143,15 +166,16 @@ class TableConsumer(ViewerConsumer):
             if error.stale:  # the screen was out of date: show the latest, then say so
                 await self.send_view(force=True)
             await self.send_flash(error.message, kind="info" if error.stale else "error")
-            return
+            return "refused"
         except Exception as error:  # a bug: say so, keep the socket, log it once
             self._log_failure(action_of(data), error)
             await self.send_flash(self._t(_("Something went wrong: try again in a moment.")))
-            return
+            return "failed"
         finally:
             await realtime_announce.send_told(self.channel_layer, told)
         if note:
             await self.send_flash(note, kind="info", done=action_of(data))
+        return "accepted"
 
     async def _within_rate(self) -> bool:
         """Take a token; when there is none, say "slow down" once, and close on a flood."""
@@ -209,6 +233,7 @@ class TableConsumer(ViewerConsumer):
         from what the socket was last sent (``everything``: as if it had been sent
         nothing).  The table's state at a version is read once per process and shared
         (``at_least``: the version the group message announced)."""
+        started = time.perf_counter()
         if everything:
             self.screen = frames.Screen()
         with translation.override(self.language):
@@ -221,6 +246,7 @@ class TableConsumer(ViewerConsumer):
             html, self.screen = frames.view_frame(
                 tv, self.screen, language=self.language, context=context
             )
+        _frame_built(time.perf_counter() - started)
         return html, tv.version
 
     def _render_seats(self) -> tuple[str, int]:
@@ -253,6 +279,8 @@ class NotificationConsumer(ViewerConsumer):
     """``/ws/notify/``: tells a player of new invitations on whatever page is open.
 
     ``?page=home``: the home page, whose invitations panel is replaced too."""
+
+    socket_kind = "notify"
 
     async def connect(self) -> None:
         await super().connect()

@@ -131,10 +131,6 @@ def test_the_language_switch_turns_the_site_english_and_back(client: Client) -> 
     assert '<html lang="it">' in client.get("/").content.decode()
 
 
-def test_healthz_answers(client: Client) -> None:
-    assert client.get("/healthz").content == b"ok"
-
-
 def test_play_again_starts_a_new_game_against_the_computer(english: Client) -> None:
     english.post(reverse("quick_play"), {"level": "easy"})
     table = Table.objects.get()

@@ -222,8 +222,6 @@ route                                        method anonymous guest seated stran
 /rules/<str:preset>/ [<each preset>]         POST   200 200 200 200
 /rules/<str:preset>/ [unknown]               GET    404 404 404 404
 /rules/<str:preset>/ [unknown]               POST   404 404 404 404
-/healthz                                     GET    200 200 200 200
-/healthz                                     POST   200 200 200 200
 """
 
 ORDINARY = {200, 302, 400, 403, 404, 405, 429}

@@ -1,0 +1,1 @@
+"""Watching the site run: health probes, Prometheus metrics, the operators' live page."""
