@@ -108,6 +108,18 @@ class StrictChoiceField(forms.ChoiceField):
         return str(super().to_python(value))  # already a string: the stubs say Any
 
 
+class StrictBooleanField(forms.Field):
+    """A JSON ``true`` or ``false`` (not ``1``, not ``"on"``)."""
+
+    def to_python(self, value: Any) -> bool:
+        if type(value) is not bool:
+            raise ValidationError(self.error_messages["required"], code="required")
+        return value
+
+    def validate(self, value: Any) -> None:
+        """False is a value (a required field's check would refuse it)."""
+
+
 SEAT_RANGE = {"min_value": 0, "max_value": 3}
 CHOOSE_A_SEAT = gettext_lazy("Choose a seat.")
 CHOOSE_TWO_SEATS = gettext_lazy("Choose two different seats.")
@@ -165,6 +177,13 @@ class InviteForm(CommandForm):
         max_length=150,
         error_messages=_message(gettext_lazy("Write the username of the player to invite.")),
     )
+
+
+class ForcedForm(forms.Form):
+    """Whether the player's only possible moves are played for them (no version: the
+    choice means the same at any version)."""
+
+    on = StrictBooleanField(error_messages=_message(gettext_lazy("Say yes or no.")))
 
 
 class SeedForm(forms.Form):
@@ -254,6 +273,10 @@ def _end(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.table_end(table_id=table_id, by=user, version=data["version"])
 
 
+def _forced(table_id: int, user: User, data: dict[str, Any]) -> None:
+    services.forced_moves_choose(user=user, on=data["on"], table_id=table_id)
+
+
 def _seed(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.client_seed_add(
         table_id=table_id, user=user, commitment=data["commitment"], seed=data["seed"]
@@ -281,6 +304,7 @@ ACTIONS: dict[str, Action] = {
     "standin": Action(SeatForm, _standin),
     "end": Action(CommandForm, _end),
     "seed": Action(SeedForm, _seed),
+    "forced": Action(ForcedForm, _forced),
 }
 
 

@@ -21,6 +21,7 @@ from .deals import client_seed_add
 from .online import online_table_create
 from .play import (
     computer_game_end,
+    forced_moves_choose,
     game_leave,
     hand_next,
     move_submit,
@@ -48,6 +49,7 @@ __all__ = [
     "AlreadySeated",
     "client_seed_add",
     "computer_game_end",
+    "forced_moves_choose",
     "game_leave",
     "hand_next",
     "invitation_accept",
