@@ -30,6 +30,7 @@ REGIONS: dict[str, str] = {
     "deal": "games/_deal.html",
     "scores": "games/_scores.html",
     "log": "games/_log.html",
+    "options": "games/_options.html",
 }
 FLASH, SEATS, LOG = REGIONS["flash"], REGIONS["seats"], REGIONS["log"]
 #: The regions a view draws (the flash region is a message, not the view).

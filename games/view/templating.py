@@ -62,6 +62,7 @@ def install(
         hand_tile=drawing.hand_tile,
         placed_tile=drawing.placed_tile,
         small_tile=drawing.small_tile,
+        tile_said=drawing.said,
         tile_sprite=drawing.tile_sprite,
         preset_title=preset_title,
         describe_rules=describe_rules,

@@ -86,7 +86,8 @@ def test_the_player_sees_the_pause_and_the_log_says_what_happened(anna: User) ->
     assert tv.plays_forced_moves is True
     status = render_to_string("games/_status.html", {"tv": tv})
     assert "Your only move: played for you in" in status
-    assert 'aria-pressed="true"' in status
+    options = render_to_string("games/_options.html", {"tv": tv})
+    assert 'id="forced-moves" aria-pressed="true"' in options
     run_due(now=tv.forced_at)  # type: ignore[arg-type]
     log = render_to_string("games/_log.html", {"tv": table_view(table=table, user=anna)})
     assert "the only move, played automatically" in log
