@@ -184,6 +184,12 @@
       region.setAttribute("tabindex", "-1"); // the region itself: the reader stays where it was
       found = region;
     }
+    if (!found) {
+      // the region went away (the hand, once it is over): what the table says now
+      var status = document.getElementById("status");
+      found = status && (status.querySelector(FOCUSABLE) || status);
+      if (found === status) status.setAttribute("tabindex", "-1");
+    }
     if (found && found.getClientRects().length) {
       found.focus({ preventScroll: true });
       focusKey = k; // a fallback keeps the place it stands for
