@@ -22,8 +22,9 @@ MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass
 #: Every text the live region has said, from now on.
 LISTEN = """() => {
   window.said = [];
-  new MutationObserver(() => window.said.push(document.getElementById('announcer').textContent))
-    .observe(document.getElementById('announcer'), {childList: true, characterData: true, subtree: true});
+  const region = document.getElementById('announcer');
+  new MutationObserver(() => window.said.push(region.textContent))
+    .observe(region, {childList: true, characterData: true, subtree: true});
 }"""
 
 
