@@ -37,6 +37,8 @@ class User(AbstractUser):
     # A move that is the only one possible (a single tile that fits, a draw, a pass) is
     # played for the player after a short pause (games.services.play), unless they say no.
     plays_forced_moves = models.BooleanField(_("forced moves played for me"), default=True)
+    # The table as text, with typed commands (games.live.typing), for a screen reader.
+    text_mode = models.BooleanField(_("the table as text"), default=False)
     # When the player deleted the account: the row stays, anonymous, for the other
     # players' games, replays and league tables (privacy.deletion).
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)

@@ -94,6 +94,7 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         seat_notes=state.seat_notes,
         deal=_deal_proof(state, match),
         plays_forced_moves=mine.user.plays_forced_moves if mine and mine.user else None,
+        text_mode=bool(mine and mine.user and mine.user.text_mode),
     )
 
 

@@ -191,7 +191,7 @@ def version_of(table: Table) -> int:
 
 _REGION_START = re.compile(
     r'<(?:div|section) id="(flash|table-head|lobby|seats|board|deal|status|hand|scores|log'
-    r'|options)"'
+    r'|options|text)"'
 )
 
 

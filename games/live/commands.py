@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from accounts.names import say
 from games import services
+from games.live.typing import run_typed
 from games.models import BotLevel
 from games.view.errors import GameError
 from realtime import constants
@@ -180,10 +181,17 @@ class InviteForm(CommandForm):
 
 
 class ForcedForm(forms.Form):
-    """Whether the player's only possible moves are played for them (no version: the
-    choice means the same at any version)."""
+    """One of the player's own yes-or-no settings: their only possible moves played for
+    them, the table as text (no version: the choice means the same at any version)."""
 
     on = StrictBooleanField(error_messages=_message(gettext_lazy("Say yes or no.")))
+
+
+class TypedForm(CommandForm):
+    text = StrictCharField(
+        max_length=80,
+        error_messages=_message(gettext_lazy("Type a command, or help.")),
+    )
 
 
 class SeedForm(forms.Form):
@@ -277,6 +285,14 @@ def _forced(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.forced_moves_choose(user=user, on=data["on"], table_id=table_id)
 
 
+def _text(table_id: int, user: User, data: dict[str, Any]) -> None:
+    services.text_mode_choose(user=user, on=data["on"], table_id=table_id)
+
+
+def _typed(table_id: int, user: User, data: dict[str, Any]) -> str | None:
+    return run_typed(table_id=table_id, user=user, text=data["text"], version=data["version"])
+
+
 def _seed(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.client_seed_add(
         table_id=table_id, user=user, commitment=data["commitment"], seed=data["seed"]
@@ -305,6 +321,8 @@ ACTIONS: dict[str, Action] = {
     "end": Action(CommandForm, _end),
     "seed": Action(SeedForm, _seed),
     "forced": Action(ForcedForm, _forced),
+    "text": Action(ForcedForm, _text),
+    "type": Action(TypedForm, _typed),
 }
 
 

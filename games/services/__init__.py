@@ -28,6 +28,7 @@ from .play import (
     seat_back,
     seat_hand_to_bot,
     table_end,
+    text_mode_choose,
 )
 from .stakes import AlreadySeated, open_stake_tables, stake_table_leave, stake_table_sit
 from .tables import (
@@ -72,4 +73,5 @@ __all__ = [
     "table_set_bot",
     "table_start",
     "table_swap_seats",
+    "text_mode_choose",
 ]

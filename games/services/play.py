@@ -274,22 +274,33 @@ def seat_back(*, table_id: int, user: User) -> None:
         schedule(table, load_match(table), seats)
 
 
-@transaction.atomic
 def forced_moves_choose(*, user: User, on: bool, table_id: int | None = None) -> None:
     """The player's choice: their only possible moves played for them after a pause,
-    or not.  Chosen at a table (at any version: it decides nothing on the position),
-    the table moves to its next version, so that the page shows the choice and what
-    is due follows it at once (their forced move now, or not)."""
+    or not.  Chosen at a table, what is due there follows it at once (their forced
+    move now, or not)."""
+    _player_choice(user, "plays_forced_moves", on, table_id)
+
+
+def text_mode_choose(*, user: User, on: bool, table_id: int | None = None) -> None:
+    """The player's choice: the table also shown as text, with a box for typed commands."""
+    _player_choice(user, "text_mode", on, table_id)
+
+
+@transaction.atomic
+def _player_choice(user: User, field: str, on: bool, table_id: int | None) -> None:
+    """One of the player's own settings.  Chosen at a table (at any version: it decides
+    nothing on the position), the table moves to its next version, so that the page
+    shows the choice and what is due follows it."""
     if table_id is None:
-        User.objects.filter(pk=user.pk).update(plays_forced_moves=on)
-        user.plays_forced_moves = on
+        User.objects.filter(pk=user.pk).update(**{field: on})
+        setattr(user, field, on)
         return
     with changing(table_id) as writing:  # the table, then the player's row: the lock order
         table = writing.table
         seats = _seats(table)
         _your_seat(table, seats, user)
-        User.objects.filter(pk=user.pk).update(plays_forced_moves=on)
-        user.plays_forced_moves = on
+        User.objects.filter(pk=user.pk).update(**{field: on})
+        setattr(user, field, on)
         if table.status != Table.Status.PLAYING:
             writing.unchanged()
             return

@@ -86,6 +86,7 @@ def build_view(
     seat_notes: tuple[SeatNote, ...] = (),
     deal: DealProof = NO_PROOF,
     plays_forced_moves: bool | None = None,
+    text_mode: bool = False,
 ) -> TableView:
     """The view of the seat ``you`` (None: a spectator) of a table whose ``match`` is
     being played (None: not started).  ``actors``: who made each move of the current
@@ -135,6 +136,7 @@ def build_view(
         fill_ends_at=clocks.fill_ends_at,
         forced_at=clocks.forced_at if player and player.legal_moves else None,
         plays_forced_moves=plays_forced_moves,
+        text_mode=text_mode,
         last_move=last,
         you_are_away=bool(mine and mine.is_away),
         you_are_ready=bool(mine and mine.is_ready),

@@ -27,6 +27,7 @@ REGIONS: dict[str, str] = {
     "board": "games/_board.html",
     "status": "games/_status.html",
     "hand": "games/_hand.html",
+    "text": "games/_text.html",
     "deal": "games/_deal.html",
     "scores": "games/_scores.html",
     "log": "games/_log.html",

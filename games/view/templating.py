@@ -73,6 +73,8 @@ def install(
         backs=drawing.backs,
         whole_seconds=drawing.whole_seconds,
         capfirst=capfirst,
+        tile_said=drawing.said,
+        tile_of_line=lambda placed: drawing.tile_name(placed.left, placed.right),
     )
 
 

@@ -282,6 +282,12 @@
   // frame.  Marked as it goes to the socket, not once sent: before the socket opens, the
   // extension queues it (and a double tap queued two).
   live.addEventListener("htmx:wsConfigSend", function (e) {
+    var typed = e.target.closest("#command-form");
+    if (typed && !offline) {
+      // sent as typed; the box is empty for the next command (typed.js keeps only new text)
+      var box = typed.querySelector("#command");
+      if (box) box.value = "";
+    }
     var fromHand = e.target.closest("#hand");
     if (offline || (live.classList.contains("sending") && fromHand)) {
       e.preventDefault();
