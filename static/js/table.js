@@ -215,7 +215,8 @@
     if (first || answered || !h || +h.dataset.version !== sentAt) live.classList.remove("sending");
     if (!h) return;
     if (h.dataset.title) document.title = h.dataset.title;
-    restoreFocus();
+    // after typed.js has put a box's caret back (its listener comes after this one)
+    (window.queueMicrotask || setTimeout)(restoreFocus);
     announce(h, first);
     syncSoundToggle();
     addSeed();
