@@ -11,7 +11,7 @@ PORT   ?= 8000
 # suite's collection alone: 4.7 s a process against 2.2 s).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run dev test test-scaleout serve-scaled setup engine check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
+.PHONY: run dev test test-scaleout serve-scaled setup engine check pytest system-packages messages offline axe bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
 
 ## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
 ## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
@@ -25,7 +25,7 @@ dev: setup
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest
 
-setup: $(VENV)/.installed engine messages offline
+setup: $(VENV)/.installed engine messages offline axe
 
 # The virtualenv, rebuilt only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -55,6 +55,11 @@ $(MO_FILES): %.mo: %.po | $(VENV)/.installed system-packages
 offline: $(VENV)/.installed messages
 	@$(BIN)/python tools/fetch_pyodide.py
 	@$(BIN)/python tools/build_offline.py >/dev/null
+
+# The accessibility checker the browser tests run on every page (vendor/test, git-ignored):
+# the pinned axe-core from npm, fetched once with its integrity checked, never from a CDN.
+axe: $(VENV)/.installed
+	@$(BIN)/python tools/fetch_axe.py
 
 # Debian packages the suite needs: gettext (translations) and Chromium (browser tests).
 system-packages:

@@ -34,6 +34,11 @@ class User(AbstractUser):
     is_guest = models.BooleanField(_("guest"), default=False)
     guest_tag = models.PositiveIntegerField(_("guest number"), null=True, blank=True)
     xp = models.PositiveIntegerField(_("experience"), default=0)
+    # A move that is the only one possible (a single tile that fits, a draw, a pass) is
+    # played for the player after a short pause (games.services.play), unless they say no.
+    plays_forced_moves = models.BooleanField(_("forced moves played for me"), default=True)
+    # The table as text, with typed commands (games.live.typing), for a screen reader.
+    text_mode = models.BooleanField(_("the table as text"), default=False)
     # When the player deleted the account: the row stays, anonymous, for the other
     # players' games, replays and league tables (privacy.deletion).
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)

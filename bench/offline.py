@@ -4,13 +4,16 @@ compressed static files):
 
 - first visit: what the browser downloads for the offline game (compressed bytes on
   the wire), and that it starts only after the page is usable (its load event);
+- a first offline game after one online visit (the start-up snapshot made during
+  that visit, once the page is usable): from opening ``/offline/`` with the network
+  off to the first playable hand, each run in a new browser profile;
 - with the network off, from opening the installed app (``/offline/``) to the first
   playable hand, a new game (the form's "start" pressed as soon as it can be) and a
   reload in the middle of a hand: the median of 5 each, read from the page's clock;
 - a move applied and drawn (the click to the frame on the screen), and how long the
   computer thinks at each level (its decisions, in the worker).
 
-    .venv/bin/python bench/offline.py [--runs 5] [--json bench/results/offline.json]
+    .venv/bin/python bench/offline.py [--runs 5] [--first-open] [--json bench/results/offline.json]
 """
 
 from __future__ import annotations
@@ -168,6 +171,38 @@ def offline_openings(browser: Any, base: str, runs: int) -> dict[str, Any]:
     }
 
 
+PREPARED = "localStorage.getItem('domino.offline.prepared') !== null"
+
+
+def first_offline_open(browser: Any, base: str, runs: int) -> dict[str, Any]:
+    """A browser's first offline game after one online visit to the home page (as long
+    as the page needs to prepare the start-up snapshot, in the background once it is
+    usable): opening the installed app with the network off to the first playable
+    hand, each run in a new browser profile."""
+    opened, prepared, restored = [], [], []
+    for _ in range(runs):
+        context = browser.new_context(viewport=DESKTOP, service_workers="allow", bypass_csp=True)
+        page = context.new_page()
+        page.goto(f"{base}/", wait_until="load")
+        usable = page.evaluate("performance.now()")
+        page.wait_for_function(PREPARED, timeout=300_000, polling=50)
+        prepared.append(page.evaluate("performance.now()") - usable)
+        context.set_offline(True)
+        page.goto(f"{base}/offline/")
+        page.wait_for_function(READY, timeout=60_000, polling=5)
+        page.click("#offline-start")
+        page.wait_for_function(FIRST_FRAME, timeout=60_000, polling=5)
+        opened.append(page.evaluate(FIRST_FRAME))
+        restored.append("restored" in page.evaluate(STEPS))
+        context.close()
+    return {
+        "first_open_ms": [round(v) for v in opened],
+        "first_open_median_ms": round(statistics.median(opened)),
+        "restored": restored,
+        "prepared_after_usable_ms": [round(v) for v in prepared],
+    }
+
+
 def moves_and_decisions(browser: Any, base: str, moves: int) -> dict[str, Any]:
     """The player's moves, click to screen; the computer's decisions per level."""
     context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
@@ -245,6 +280,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--moves", type=int, default=15, help="the player's moves per level")
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--first-open", action="store_true", help="only the first offline open after one visit"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -253,11 +291,15 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                results = {
-                    "first_visit": first_visit(browser, base),
-                    "offline": offline_openings(browser, base, args.runs),
-                    "play": moves_and_decisions(browser, base, args.moves),
-                }
+                if args.first_open:
+                    results = {"first_open": first_offline_open(browser, base, args.runs)}
+                else:
+                    results = {
+                        "first_visit": first_visit(browser, base),
+                        "first_open": first_offline_open(browser, base, args.runs),
+                        "offline": offline_openings(browser, base, args.runs),
+                        "play": moves_and_decisions(browser, base, args.moves),
+                    }
                 browser.close()
         finally:
             server.kill()

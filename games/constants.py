@@ -12,8 +12,10 @@ NEXT_HAND_DELAY = 20.0
 DEFAULT_BOT_LEVEL = "medium"
 #: Online tables: seconds a person has for each move (a setting of the table).
 ONLINE_TURN_SECONDS = 20
-#: With a turn clock, a forced move (the only one possible) is played after this long.
-FORCED_MOVE_SECONDS = 2.0
+#: A person's only possible move (one tile that fits, a draw, a pass) is played for them
+#: after this pause, shown on their screen, unless they turned it off (any table, clock or
+#: not; never within ``HAND_START_GRACE`` of the deal).
+FORCED_PAUSE_SECONDS = 1.0
 #: A hand's first move: the clock gives the whole turn plus this much (the player's page
 #: may still be showing the table), however forced the opening; and the clock never
 #: plays for anyone this soon after a hand is dealt.

@@ -23,6 +23,15 @@ def _seating_label(players: int, pairs: bool) -> str:
     return str(_("%(n)s players") % {"n": players})
 
 
+def _clock_choices() -> list[tuple[str, str]]:
+    """Formatting a lazy translation translates it then and there: a list built when
+    this module loads would stay in the language active at that moment."""
+    return [
+        ("", str(_("no clock"))) if s is None else (str(s), _("%(n)s seconds a move") % {"n": s})
+        for s in TURN_CLOCK_CHOICES
+    ]
+
+
 class TableForm(forms.Form):
     mode = forms.ChoiceField(
         label=_("Play"),
@@ -46,10 +55,7 @@ class TableForm(forms.Form):
     )
     turn_clock = forms.TypedChoiceField(
         label=_("Turn clock (with friends)"),
-        choices=[
-            ("", _("no clock")) if s is None else (str(s), _("%(n)s seconds a move") % {"n": s})
-            for s in TURN_CLOCK_CHOICES
-        ],
+        choices=_clock_choices,  # called at each rendering, in the page's language
         coerce=int,
         empty_value=None,
         required=False,

@@ -268,7 +268,7 @@ class Move(models.Model):
         PERSON = "person", _("the player")
         BOT = "bot", _("a computer player")
         CLOCK = "clock", _("the clock, time having run out")
-        FORCED = "forced", _("the clock, the only move possible")
+        FORCED = "forced", _("automatically, the only move possible")
         AWAY = "away", _("a computer player, the player being away")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")

@@ -25,7 +25,7 @@ from accounts.names import Who
 from games.describe import mode_order, table_mode
 from games.engine import Match
 from games.engine.deals import commitment
-from games.kinds import NEXT_HAND, STAKE_FILL, TURN_CLOCK
+from games.kinds import FORCED_MOVE, NEXT_HAND, STAKE_FILL, TURN_CLOCK
 from games.live.presence import present_users
 from games.models import Invitation, Seat, Table
 from games.states import TableState, table_state
@@ -88,10 +88,13 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
             next_hand_at=deadlines.get(NEXT_HAND),
             turn_ends_at=deadlines.get(TURN_CLOCK),
             fill_ends_at=deadlines.get(STAKE_FILL),
+            forced_at=deadlines.get(FORCED_MOVE),
         ),
         payouts=state.payouts.get(user.pk, ()) if user is not None else (),
         seat_notes=state.seat_notes,
         deal=_deal_proof(state, match),
+        plays_forced_moves=mine.user.plays_forced_moves if mine and mine.user else None,
+        text_mode=bool(mine and mine.user and mine.user.text_mode),
     )
 
 

@@ -41,6 +41,9 @@ def _profile(user: User) -> dict[str, Any]:
         "last_login": _when(user.last_login),
         "xp": user.xp,
         "level": level_for(user.xp).number,
+        # their choices at the table (docs/accessibility.md)
+        "forced_moves_played_for_me": user.plays_forced_moves,
+        "table_as_text": user.text_mode,
     }
 
 

@@ -190,12 +190,13 @@ def version_of(table: Table) -> int:
 
 
 _REGION_START = re.compile(
-    r'<(?:div|section) id="(flash|table-head|lobby|seats|board|deal|status|hand|scores|log)"'
+    r'<(?:div|section) id="(flash|table-head|lobby|seats|board|deal|status|hand|scores|log'
+    r'|options|text)"'
 )
 
 
 _LOG_ADDED = re.compile(r'<ol hx-swap-oob="afterbegin:#log-events">(.*?)</ol>\n?', re.DOTALL)
-_LOG_EVENTS = '<ol class="events" id="log-events">'
+_LOG_EVENTS = re.compile(r'<ol class="events" id="log-events"[^>]*>')
 
 
 class Screen:
@@ -214,8 +215,10 @@ class Screen:
         for (start, region), (end, _next) in zip(starts, ends, strict=True):
             self.regions[region] = frame[start:end]
         for lines in added:
-            assert _LOG_EVENTS in self.regions["log"], "new log lines for a screen with no log"
-            self.regions["log"] = self.regions["log"].replace(_LOG_EVENTS, _LOG_EVENTS + lines)
+            log = self.regions["log"]
+            found = _LOG_EVENTS.search(log)
+            assert found, "new log lines for a screen with no log"
+            self.regions["log"] = log[: found.end()] + lines + log[found.end() :]
         return self.html
 
     @property

@@ -11,17 +11,13 @@ page loads are unpacked.  Nothing happens when they are already there.
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
-import io
 import shutil
 import sys
-import tarfile
-import urllib.request
 from pathlib import Path
 
+import npm_tarball
+
 VERSION = "314.0.8"
-TARBALL = f"https://registry.npmjs.org/pyodide/-/pyodide-{VERSION}.tgz"
 #: `npm view pyodide@314.0.8 dist.integrity`
 INTEGRITY = (
     "sha512-"
@@ -40,16 +36,12 @@ TARGET = ROOT / "vendor" / "static" / "pyodide" / VERSION
 DONE = TARGET / ".complete"  # written last: a half-unpacked folder is fetched again
 
 
+def checked(data: bytes) -> bytes:
+    return npm_tarball.checked(data, INTEGRITY, f"pyodide {VERSION}")
+
+
 def present() -> bool:
     return DONE.exists() and all((TARGET / name).is_file() for name in FILES)
-
-
-def checked(data: bytes) -> bytes:
-    algorithm, _, expected = INTEGRITY.partition("-")
-    digest = base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
-    if digest != expected:
-        raise SystemExit(f"pyodide {VERSION}: the download's {algorithm} does not match: refused")
-    return data
 
 
 def without_source_map(name: str, content: bytes) -> bytes:
@@ -65,16 +57,11 @@ def without_source_map(name: str, content: bytes) -> bytes:
 
 def fetch() -> None:
     print(f"fetching pyodide {VERSION} (about 6 MB)", flush=True)
-    with urllib.request.urlopen(TARBALL, timeout=120) as response:
-        data = checked(response.read())
+    data = npm_tarball.download("pyodide", VERSION, INTEGRITY)
     shutil.rmtree(TARGET, ignore_errors=True)
     TARGET.mkdir(parents=True)
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for name in FILES:
-            member = tar.extractfile(f"package/{name}")
-            if member is None:
-                raise SystemExit(f"pyodide {VERSION}: the package has no {name}")
-            (TARGET / name).write_bytes(without_source_map(name, member.read()))
+    for name in FILES:
+        (TARGET / name).write_bytes(without_source_map(name, npm_tarball.member(data, name)))
     DONE.write_text(INTEGRITY + "\n")
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from accounts.names import say
 from games import services
+from games.live.typing import run_typed
 from games.models import BotLevel
 from games.view.errors import GameError
 from realtime import constants
@@ -108,6 +109,18 @@ class StrictChoiceField(forms.ChoiceField):
         return str(super().to_python(value))  # already a string: the stubs say Any
 
 
+class StrictBooleanField(forms.Field):
+    """A JSON ``true`` or ``false`` (not ``1``, not ``"on"``)."""
+
+    def to_python(self, value: Any) -> bool:
+        if type(value) is not bool:
+            raise ValidationError(self.error_messages["required"], code="required")
+        return value
+
+    def validate(self, value: Any) -> None:
+        """False is a value (a required field's check would refuse it)."""
+
+
 SEAT_RANGE = {"min_value": 0, "max_value": 3}
 CHOOSE_A_SEAT = gettext_lazy("Choose a seat.")
 CHOOSE_TWO_SEATS = gettext_lazy("Choose two different seats.")
@@ -164,6 +177,20 @@ class InviteForm(CommandForm):
     username = StrictCharField(
         max_length=150,
         error_messages=_message(gettext_lazy("Write the username of the player to invite.")),
+    )
+
+
+class ForcedForm(forms.Form):
+    """One of the player's own yes-or-no settings: their only possible moves played for
+    them, the table as text (no version: the choice means the same at any version)."""
+
+    on = StrictBooleanField(error_messages=_message(gettext_lazy("Say yes or no.")))
+
+
+class TypedForm(CommandForm):
+    text = StrictCharField(
+        max_length=80,
+        error_messages=_message(gettext_lazy("Type a command, or help.")),
     )
 
 
@@ -254,6 +281,18 @@ def _end(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.table_end(table_id=table_id, by=user, version=data["version"])
 
 
+def _forced(table_id: int, user: User, data: dict[str, Any]) -> None:
+    services.forced_moves_choose(user=user, on=data["on"], table_id=table_id)
+
+
+def _text(table_id: int, user: User, data: dict[str, Any]) -> None:
+    services.text_mode_choose(user=user, on=data["on"], table_id=table_id)
+
+
+def _typed(table_id: int, user: User, data: dict[str, Any]) -> str | None:
+    return run_typed(table_id=table_id, user=user, text=data["text"], version=data["version"])
+
+
 def _seed(table_id: int, user: User, data: dict[str, Any]) -> None:
     services.client_seed_add(
         table_id=table_id, user=user, commitment=data["commitment"], seed=data["seed"]
@@ -281,6 +320,9 @@ ACTIONS: dict[str, Action] = {
     "standin": Action(SeatForm, _standin),
     "end": Action(CommandForm, _end),
     "seed": Action(SeedForm, _seed),
+    "forced": Action(ForcedForm, _forced),
+    "text": Action(ForcedForm, _text),
+    "type": Action(TypedForm, _typed),
 }
 
 

@@ -67,13 +67,18 @@ def gettext_lazy(message: str) -> Any:
     return _Lazy(message)
 
 
+def gettext_noop(message: str) -> str:
+    """A message marked for the catalog, translated later (by ``gettext``)."""
+    return message
+
+
 def install() -> None:
     """Make ``django.utils.translation`` and ``django.utils.functional`` these, unless
     the real Django is there (the site's own process: never replace it)."""
     if "django" in sys.modules:
         raise RuntimeError("Django is loaded: the shim is for the browser only")
     translation = types.ModuleType("django.utils.translation")
-    for name in ("gettext", "ngettext", "gettext_lazy", "get_language"):
+    for name in ("gettext", "ngettext", "gettext_lazy", "gettext_noop", "get_language"):
         setattr(translation, name, globals()[name])
     functional = types.ModuleType("django.utils.functional")
     functional.Promise = Promise  # type: ignore[attr-defined]

@@ -21,12 +21,14 @@ from .deals import client_seed_add
 from .online import online_table_create
 from .play import (
     computer_game_end,
+    forced_moves_choose,
     game_leave,
     hand_next,
     move_submit,
     seat_back,
     seat_hand_to_bot,
     table_end,
+    text_mode_choose,
 )
 from .stakes import AlreadySeated, open_stake_tables, stake_table_leave, stake_table_sit
 from .tables import (
@@ -48,6 +50,7 @@ __all__ = [
     "AlreadySeated",
     "client_seed_add",
     "computer_game_end",
+    "forced_moves_choose",
     "game_leave",
     "hand_next",
     "invitation_accept",
@@ -70,4 +73,5 @@ __all__ = [
     "table_set_bot",
     "table_start",
     "table_swap_seats",
+    "text_mode_choose",
 ]

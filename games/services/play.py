@@ -32,7 +32,7 @@ from games.constants import (
     AWAY_AFTER_TIMEOUTS,
     BOT_DELAY,
     BOT_FORCED_DELAY,
-    FORCED_MOVE_SECONDS,
+    FORCED_PAUSE_SECONDS,
     HAND_START_GRACE,
     NEXT_HAND_DELAY,
     STAND_IN_BOT_LEVEL,
@@ -40,7 +40,7 @@ from games.constants import (
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine import thinking as engine_thinking
 from games.history.coach import review_later
-from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
+from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
@@ -51,7 +51,7 @@ from games.view.errors import GameError, illegal_move_message
 from .deals import deal_hand
 
 #: The deadline kinds that drive play; a table has at most one of them at a time.
-PLAY_KINDS = (BOT_MOVE, TURN_CLOCK, NEXT_HAND)
+PLAY_KINDS = (BOT_MOVE, TURN_CLOCK, FORCED_MOVE, NEXT_HAND)
 Actor = StoredMove.Actor
 
 
@@ -75,28 +75,39 @@ def _next_action(
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
         thinking = random.uniform(low, high) * settings.BOT_DELAY_SCALE
         return BOT_MOVE, now + timedelta(seconds=thinking)
+    if forced and _plays_forced_moves(seat):
+        pause = timedelta(seconds=FORCED_PAUSE_SECONDS)
+        return FORCED_MOVE, max(now + pause, (dealt or now) + timedelta(seconds=HAND_START_GRACE))
     if table.turn_seconds:
         return TURN_CLOCK, _clock_runs_out(
-            table.turn_seconds, opening=not current.moves, forced=forced, now=now, dealt=dealt
+            table.turn_seconds, opening=not current.moves, now=now, dealt=dealt
         )
     return None
 
 
+def _plays_forced_moves(seat: Seat) -> bool:
+    """Whether this person has their only possible moves played for them (read now: they
+    may have changed it since the table's state was read)."""
+    if seat.user_id is None:
+        return False
+    chosen = User.objects.filter(pk=seat.user_id).values_list("plays_forced_moves", flat=True)
+    return bool(chosen.first())
+
+
 def _clock_runs_out(
-    turn_seconds: int, *, opening: bool, forced: bool, now: datetime, dealt: datetime | None
+    turn_seconds: int, *, opening: bool, now: datetime, dealt: datetime | None
 ) -> datetime:
-    """When the clock plays for a person whose turn starts ``now``.
+    """When the clock plays for a person whose turn starts ``now`` (a forced move they
+    chose to play themselves gets the whole turn too).
 
     Never before they could have seen the hand: its first move gets the whole turn and
-    a grace however forced it is (the opening was played for players whose page had not
-    even shown the table yet), and no move is played by the clock within
-    ``HAND_START_GRACE`` of the deal (a forced reply to a computer's quick opening)."""
+    a grace (the opening was played for players whose page had not even shown the table
+    yet), and no move is played by the clock within ``HAND_START_GRACE`` of the deal."""
     grace = timedelta(seconds=HAND_START_GRACE)
     dealt = dealt or now
     if opening:
         return max(now, dealt) + timedelta(seconds=turn_seconds) + grace
-    seconds = FORCED_MOVE_SECONDS if forced else turn_seconds
-    return max(now + timedelta(seconds=seconds), dealt + grace)
+    return max(now + timedelta(seconds=turn_seconds), dealt + grace)
 
 
 def _dealt_at(table: Table, match: Match) -> datetime | None:
@@ -125,8 +136,8 @@ def schedule(
     move at a table without a clock).  It can be trusted because a play deadline is
     only ever added in a transaction that also moves the table to a new version.
     ``dealt``: when the hand being played was dealt (else read, for a turn clock)."""
-    if dealt is None and table.turn_seconds and not match.over and not match.round.over:
-        dealt = _dealt_at(table, match)
+    if dealt is None and not match.over and not match.round.over:
+        dealt = _dealt_at(table, match)  # a clock, a forced move: never right after the deal
     action = _next_action(table, match, seats, now or timezone.now(), dealt)
     kind = action[0] if action is not None else None
     if known is None or any(k in known for k in PLAY_KINDS if k != kind):
@@ -259,6 +270,40 @@ def seat_back(*, table_id: int, user: User) -> None:
             writing.unchanged()
             return
         _present(seat)
+        writing.next_version()  # what comes next is due at that version
+        schedule(table, load_match(table), seats)
+
+
+def forced_moves_choose(*, user: User, on: bool, table_id: int | None = None) -> None:
+    """The player's choice: their only possible moves played for them after a pause,
+    or not.  Chosen at a table, what is due there follows it at once (their forced
+    move now, or not)."""
+    _player_choice(user, "plays_forced_moves", on, table_id)
+
+
+def text_mode_choose(*, user: User, on: bool, table_id: int | None = None) -> None:
+    """The player's choice: the table also shown as text, with a box for typed commands."""
+    _player_choice(user, "text_mode", on, table_id)
+
+
+@transaction.atomic
+def _player_choice(user: User, field: str, on: bool, table_id: int | None) -> None:
+    """One of the player's own settings.  Chosen at a table (at any version: it decides
+    nothing on the position), the table moves to its next version, so that the page
+    shows the choice and what is due follows it."""
+    if table_id is None:
+        User.objects.filter(pk=user.pk).update(**{field: on})
+        setattr(user, field, on)
+        return
+    with changing(table_id) as writing:  # the table, then the player's row: the lock order
+        table = writing.table
+        seats = _seats(table)
+        _your_seat(table, seats, user)
+        User.objects.filter(pk=user.pk).update(**{field: on})
+        setattr(user, field, on)
+        if table.status != Table.Status.PLAYING:
+            writing.unchanged()
+            return
         writing.next_version()  # what comes next is due at that version
         schedule(table, load_match(table), seats)
 
@@ -456,12 +501,15 @@ def _plan(table_id: int) -> _Plan:
     if current.over:
         return _Plan(version=table.version, match=match, seats=seats)
     seat = seats[current.turn]
+    legal = current.legal_moves()
     if seat.is_bot:
         actor = Actor.BOT
     elif seat.away:
         actor = Actor.AWAY
+    elif len(legal) == 1 and (table.turn_seconds or _plays_forced_moves(seat)):
+        return _Plan(table.version, match, seats, legal[0], seat.number, Actor.FORCED)
     elif table.turn_seconds:
-        actor = Actor.FORCED if len(current.legal_moves()) == 1 else Actor.CLOCK
+        actor = Actor.CLOCK
     else:
         return plan  # a person's turn with no clock: nothing for the worker
     move = stand_in_choice(match, seat)  # the slow part, outside any lock

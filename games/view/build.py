@@ -66,6 +66,7 @@ class Clocks(NamedTuple):
     next_hand_at: datetime | None = None
     turn_ends_at: datetime | None = None
     fill_ends_at: datetime | None = None
+    forced_at: datetime | None = None  # a person's only move, played for them
 
 
 def build_view(
@@ -84,6 +85,8 @@ def build_view(
     payouts: tuple[Payout, ...] = (),
     seat_notes: tuple[SeatNote, ...] = (),
     deal: DealProof = NO_PROOF,
+    plays_forced_moves: bool | None = None,
+    text_mode: bool = False,
 ) -> TableView:
     """The view of the seat ``you`` (None: a spectator) of a table whose ``match`` is
     being played (None: not started).  ``actors``: who made each move of the current
@@ -131,6 +134,9 @@ def build_view(
         next_hand_at=clocks.next_hand_at if player and player.over and not match_over else None,
         turn_ends_at=clocks.turn_ends_at,
         fill_ends_at=clocks.fill_ends_at,
+        forced_at=clocks.forced_at if player and player.legal_moves else None,
+        plays_forced_moves=plays_forced_moves,
+        text_mode=text_mode,
         last_move=last,
         you_are_away=bool(mine and mine.is_away),
         you_are_ready=bool(mine and mine.is_ready),

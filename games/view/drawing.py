@@ -10,9 +10,36 @@ from collections.abc import Sequence
 from html import escape as escape_html
 from typing import Protocol
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as noop
 from markupsafe import Markup
 
 from games.engine import Placed, Tile
+
+#: The numbers as words, so that a screen reader says a tile ("six–four", not "6|4").
+_NUMBERS = (
+    noop("zero"),
+    noop("one"),
+    noop("two"),
+    noop("three"),
+    noop("four"),
+    noop("five"),
+    noop("six"),
+)
+
+
+def tile_name(first: int, second: int) -> str:
+    """A tile as it is said, in the active language, halves in the order shown:
+    "six–four", a double "double six"."""
+    if first == second:
+        return gettext("double %(n)s") % {"n": gettext(_NUMBERS[first])}
+    return f"{gettext(_NUMBERS[first])}–{gettext(_NUMBERS[second])}"
+
+
+def said(tile: Tile) -> str:
+    """A tile of a hand as it is said, high half first."""
+    return tile_name(tile.high, tile.low)
+
 
 # Pip centres in a 100×100 half whose long side runs vertically (a standing tile).
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -75,17 +102,21 @@ def _half(number: int, dx: int, dy: int, across: bool) -> str:
     return f'<use href="#{_pip_id(number, across)}"{offset}/>'
 
 
-@functools.lru_cache(maxsize=512)  # 28 tiles, a few sizes and turns
 def tile_svg(first: int, second: int, *, upright: bool, css: str = "") -> Markup:
     """A tile with ``first`` on the left (or top, when ``upright``): the page's
-    ``tile_sprite`` draws its body and its pips."""
+    ``tile_sprite`` draws its body and its pips; named in the active language."""
+    return _tile_svg(first, second, upright, css, tile_name(first, second))
+
+
+@functools.lru_cache(maxsize=2048)  # 28 tiles, a few sizes and turns, two languages
+def _tile_svg(first: int, second: int, upright: bool, css: str, name: str) -> Markup:
     if upright:
         box, pips = "0 0 100 200", _half(first, 0, 0, False) + _half(second, 0, 100, False)
     else:
         box, pips = "0 0 200 100", _half(first, 0, 0, True) + _half(second, 100, 0, True)
     kind = "upright" if upright else "flat"
     return Markup(
-        f'<svg class="tile {kind} {css}" viewBox="{box}" role="img" aria-label="{first}|{second}">'
+        f'<svg class="tile {kind} {css}" viewBox="{box}" role="img" aria-label="{name}">'
         f'<use href="#tile-{kind}"/><g class="pips">{pips}</g></svg>'
     )
 

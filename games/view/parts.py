@@ -214,6 +214,10 @@ class TableView(NamedTuple):
     next_hand_at: datetime | None = None
     turn_ends_at: datetime | None = None  # the turn clock's deadline, from the server
     fill_ends_at: datetime | None = None  # a stake table's time to fill
+    forced_at: datetime | None = None  # when this player's only move is played for them
+    # this seated person's choice (None: no choice here, a spectator, the offline game)
+    plays_forced_moves: bool | None = None
+    text_mode: bool = False  # this seated person's choice: the table as text too
     last_move: LastMove | None = None
     you_are_away: bool = False
     you_are_ready: bool = False

@@ -27,9 +27,11 @@ REGIONS: dict[str, str] = {
     "board": "games/_board.html",
     "status": "games/_status.html",
     "hand": "games/_hand.html",
+    "text": "games/_text.html",
     "deal": "games/_deal.html",
     "scores": "games/_scores.html",
     "log": "games/_log.html",
+    "options": "games/_options.html",
 }
 FLASH, SEATS, LOG = REGIONS["flash"], REGIONS["seats"], REGIONS["log"]
 #: The regions a view draws (the flash region is a message, not the view).

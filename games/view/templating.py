@@ -63,6 +63,7 @@ def install(
         hand_tile=drawing.hand_tile,
         placed_tile=drawing.placed_tile,
         small_tile=drawing.small_tile,
+        tile_said=drawing.said,
         tile_sprite=drawing.tile_sprite,
         snake=snake.snake,
         preset_title=preset_title,
@@ -74,6 +75,8 @@ def install(
         backs=drawing.backs,
         whole_seconds=drawing.whole_seconds,
         capfirst=capfirst,
+        tile_said=drawing.said,
+        tile_of_line=lambda placed: drawing.tile_name(placed.left, placed.right),
     )
 
 

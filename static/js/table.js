@@ -148,6 +148,65 @@
     } catch (e) {}
   }
 
+  // ---- focus and the screen reader ----
+  // A frame replaces whole regions: the button that had the focus is gone, and the focus
+  // would fall back to the page's start.  Where it was is remembered as it moves (the
+  // offline table swaps regions without htmx's events), and given back after each frame:
+  // the same button if it is still there, else the same tile's, else the region's first.
+  var focusKey = null;
+  function keyOf(el) {
+    var region = el.closest(".table-live section[id]");
+    var tile = el.closest("[data-tile]");
+    var end = el.matches(".ends-choice button") ? (el.className.match(/end-\w+/) || [""])[0] : "";
+    var kind = el.matches(".tile-button") ? "tile-button" : el.matches(".tile-select") ? "tile-select" : end;
+    return {
+      id: el.id || "",
+      region: region ? region.id : "",
+      tile: tile ? tile.dataset.tile : "",
+      kind: kind,
+    };
+  }
+  live.addEventListener("focusin", function (e) {
+    if (e.target !== live) focusKey = keyOf(e.target);
+  });
+  var FOCUSABLE = "button:not([disabled]), a[href], input:not([type=hidden]), select, textarea";
+  function restoreFocus() {
+    var now = document.activeElement;
+    if (!focusKey || (now && now !== document.body && now.isConnected)) return;
+    var k = focusKey;
+    var region = k.region && document.getElementById(k.region);
+    var found =
+      (k.id && document.getElementById(k.id)) ||
+      (region && k.tile && region.querySelector('[data-tile="' + k.tile + '"] .' + (k.kind || "tile-button"))) ||
+      (region && k.tile && region.querySelector('[data-tile="' + k.tile + '"] button')) ||
+      (region && region.querySelector(FOCUSABLE));
+    if (!found && region && !region.classList.contains("hidden")) {
+      region.setAttribute("tabindex", "-1"); // the region itself: the reader stays where it was
+      found = region;
+    }
+    if (!found) {
+      // the region went away (the hand, once it is over): what the table says now
+      var status = document.getElementById("status");
+      found = status && (status.querySelector(FOCUSABLE) || status);
+      if (found === status) status.setAttribute("tabindex", "-1");
+    }
+    if (found && found.getClientRects().length) {
+      found.focus({ preventScroll: true });
+      focusKey = k; // a fallback keeps the place it stands for
+    }
+  }
+
+  // Every move, whose turn it is and the open ends, said politely (the frame's words,
+  // in the player's language: #table-head's data-say), once each.
+  var said = null;
+  function announce(h, first) {
+    var region = document.getElementById("announcer");
+    var say = h.dataset.say || "";
+    if (!region || say === said) return;
+    said = say;
+    if (!first) region.textContent = say;
+  }
+
   // ---- after every frame (and once on load) ----
   // A move sent waits for its answer: a newer version, or a note saying why not (a frame
   // about something else, e.g. another seat's seed, must not free the hand for a 2nd send).
@@ -156,6 +215,9 @@
     if (first || answered || !h || +h.dataset.version !== sentAt) live.classList.remove("sending");
     if (!h) return;
     if (h.dataset.title) document.title = h.dataset.title;
+    // after typed.js has put a box's caret back (its listener comes after this one)
+    (window.queueMicrotask || setTimeout)(restoreFocus);
+    announce(h, first);
     syncSoundToggle();
     addSeed();
     rememberCommitment();
@@ -221,6 +283,12 @@
   // frame.  Marked as it goes to the socket, not once sent: before the socket opens, the
   // extension queues it (and a double tap queued two).
   live.addEventListener("htmx:wsConfigSend", function (e) {
+    var typed = e.target.closest("#command-form");
+    if (typed && !offline) {
+      // sent as typed; the box is empty for the next command (typed.js keeps only new text)
+      var box = typed.querySelector("#command");
+      if (box) box.value = "";
+    }
     var fromHand = e.target.closest("#hand");
     if (offline || (live.classList.contains("sending") && fromHand)) {
       e.preventDefault();

@@ -22,6 +22,16 @@ async function readSnapshot(key) {
   }
 }
 
+// Whether this browser keeps a snapshot for `key` (without reading its megabytes).
+export async function hasSnapshot(key) {
+  try {
+    const cache = await caches.open(CACHE);
+    return Boolean(await cache.match(snapshotRequest(key)));
+  } catch (error) {
+    return false;
+  }
+}
+
 async function keepSnapshot(key, snapshot) {
   try {
     const cache = await caches.open(CACHE);

@@ -31,24 +31,43 @@ django_shim.activate(${JSON.stringify(language)}, Path("/offline/locale"))
 import games.offline.app
 `;
 
-async function boot({ pyodide, python, engine, language, urls }) {
-  mark("boot");
+// CPython with the engine's files, from the kept snapshot when there is one.
+async function python({ pyodide, python, engine, language }) {
   const zip = fetch(engine).then((response) => {
     if (!response.ok) throw new Error("the engine's file: " + response.status);
     return response.arrayBuffer();
   });
-  const { startPython } = await import(python);
+  const loader = await import(python);
   mark("loader-imported");
-  const started = await startPython({
-    indexURL: pyodide,
-    key: [pyodide, engine, python, self.location.pathname, language].join(" "), // this deploy's, this language's
-    setUp: async (py) => {
-      py.unpackArchive(await zip, "zip", { extractDir: "/offline" });
-      mark("engine-unpacked");
-    },
-    warm: (py) => py.runPython(imports(language)),
-    mark,
-  });
+  const key = [pyodide, engine, python, self.location.pathname, language].join(" "); // this deploy's, this language's
+  const start = () =>
+    loader.startPython({
+      indexURL: pyodide,
+      key,
+      setUp: async (py) => {
+        py.unpackArchive(await zip, "zip", { extractDir: "/offline" });
+        mark("engine-unpacked");
+      },
+      warm: (py) => py.runPython(imports(language)),
+      mark,
+    });
+  return { loader, key, start };
+}
+
+// During an online visit to any page (install.js), once the page is usable: the
+// snapshot made now, so that the first start with no connection restores it.
+async function prepare(message) {
+  const { loader, key, start } = await python(message);
+  if (await loader.hasSnapshot(key)) return false;
+  const started = await start();
+  await started.keep();
+  return true;
+}
+
+async function boot(message) {
+  mark("boot");
+  const { language } = message;
+  const started = await (await python(message)).start();
   mark(started.restored ? "restored" : "engine-imported");
   const py = started.py;
   py.runPython(`
@@ -59,7 +78,7 @@ random.seed()  # a restored interpreter would repeat the snapshot's sequence
 django_shim.activate(${JSON.stringify(language)}, Path("/offline/locale"))
 `);
   const app = py.pyimport("games.offline.app");
-  app.boot("/offline", JSON.stringify(urls));
+  app.boot("/offline", JSON.stringify(message.urls));
   session = app.session;
   keepSnapshot = started.keep;
   mark("ready");
@@ -81,6 +100,15 @@ function answer(message) {
 
 self.onmessage = async (event) => {
   const message = event.data;
+  if (message.type === "prepare") {
+    try {
+      const made = await prepare(message);
+      self.postMessage({ type: "prepared", made });
+    } catch (error) {
+      self.postMessage({ type: "failed", error: String(error) });
+    }
+    return;
+  }
   if (message.type === "boot") {
     try {
       await boot(message);

@@ -233,6 +233,8 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     page.select_option("select[name=level]", "easy")
     page.click("#quick-play")
     page.wait_for_selector("#board .line")
+    page.click("#forced-moves")  # a forced move would be played for the player meanwhile
+    page.wait_for_selector('#forced-moves[aria-pressed="false"]')
     page.evaluate(WATCH_FRAMES)
     wait_for_my_turn(page)
     banner = page.locator("#connection-lost")

@@ -81,7 +81,8 @@ def click_until_gone(page: Any, selector: str, tries: int = 3) -> None:
     raise AssertionError(f"{selector} stayed after {tries} clicks")
 
 
-#: How late the players arrive: a slow phone, longer than a forced move's two seconds.
+#: How late the players arrive: a slow phone, longer than a forced move's pause (they play
+#: their forced moves themselves here: the whole turn is theirs).
 LATE = 2.5
 
 # An online duello between two people, with the online turn clock (20 s), dealt LATE
@@ -95,6 +96,7 @@ from games import services
 from games.engine import PRESETS
 from games.models import Hand, Table
 people = [User.objects.get(username=n) for n in ("{a}", "{b}")]
+User.objects.filter(pk__in=[p.pk for p in people]).update(plays_forced_moves=False)
 table = services.online_table_create(rules=PRESETS["duello"], people=people)
 earlier = timedelta(seconds={late})
 Table.objects.filter(pk=table.pk).update(started_at=F("started_at") - earlier)

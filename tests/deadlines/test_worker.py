@@ -144,7 +144,8 @@ from deadlines.services import set_deadline
 from games.engine import PRESETS
 from games.kinds import BOT_MOVE
 from games.records import load_match
-user = User.objects.create_user("restart", password="x-restart-x")
+# plays its own forced moves: only the bot's move is pending
+user = User.objects.create_user("restart", password="x-restart-x", plays_forced_moves=False)
 while True:  # a table where a bot opens
     table = services.table_create(host=user, mode="computer", rules=PRESETS["duello"])
     if load_match(table).round.turn != 0:

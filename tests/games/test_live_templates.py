@@ -132,9 +132,10 @@ def test_tiles_are_drawn_from_the_pages_one_set_of_bodies_and_pips(
             r'href="#([\w-]+)"', page.split(f'aria-label="{label}"')[1].split("</svg>")[0]
         )
 
-    assert drawn_from("6|5") == ["tile-flat", "pips-a6", "pips-a5"]  # on the line, lying
-    assert drawn_from("6|6") == ["tile-upright", "pips-u6", "pips-u6"]  # in anna's hand
-    assert drawn_from("5|0") == ["tile-flat", "pips-a5"]  # a blank half: no pips
+    # named as they are said (Italian: the site's default)
+    assert drawn_from("sei–cinque") == ["tile-flat", "pips-a6", "pips-a5"]  # on the line, lying
+    assert drawn_from("doppio sei") == ["tile-upright", "pips-u6", "pips-u6"]  # in anna's hand
+    assert drawn_from("cinque–zero") == ["tile-flat", "pips-a5"]  # a blank half: no pips
     tv = table_view(table=table, user=anna)
     for region in ("games/_board.html", "games/_hand.html", "games/_log.html"):
         html = render_to_string(region, {"tv": tv})

@@ -17,12 +17,12 @@ from deadlines.services import run_due
 from games import services
 from games.constants import (
     AWAY_AFTER_TIMEOUTS,
-    FORCED_MOVE_SECONDS,
+    FORCED_PAUSE_SECONDS,
     HAND_START_GRACE,
     ONLINE_TURN_SECONDS,
 )
 from games.engine import PRESETS, Round, Rules
-from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
+from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
 from games.live.commands import dispatch
 from games.models import Hand, Move, Seat, SeatResult, Table
 from games.records import load_match
@@ -54,7 +54,7 @@ def duel(anna: User, bruno: User) -> Table:
 
 def online_duel(anna: User, bruno: User, rules: Rules = DUELLO) -> Table:
     """An online duello between anna (seat 0) and bruno (seat 1), opened, the next
-    player having a real choice (a forced move is played after two seconds)."""
+    player having a real choice (a forced move is played after a short pause)."""
     for _ in range(50):
         table = services.online_table_create(rules=rules, people=[anna, bruno])
         play_a_legal_move(table)  # the opening is forced
@@ -145,8 +145,8 @@ def _time_out_until_away(table: Table, seat: int) -> None:
                 services.hand_next(
                     table_id=table.pk, user=seat_user(table, 1 - seat), version=table.version
                 )
-        elif match.round.turn == seat:
-            run_due(now=after(turn_deadline(table)))
+        elif match.round.turn == seat:  # the clock, or their only move played for them
+            run_due(now=after(table.deadlines.filter(kind__in=(TURN_CLOCK, FORCED_MOVE)).first()))
         else:
             play_a_legal_move(table, rng)
     raise AssertionError("the seat never went away")
@@ -254,7 +254,7 @@ def test_any_move_by_an_away_player_takes_the_seat_back(duel: Table) -> None:
     assert not back.away and back.timeouts == 0
 
 
-def test_a_forced_move_is_played_for_the_player_after_two_seconds(anna: User, bruno: User) -> None:
+def test_a_forced_move_is_played_for_the_player_after_a_pause(anna: User, bruno: User) -> None:
     # bruno holds nothing matching the 6|6 and the boneyard is empty: he can only pass.
     rules = replace(PRESETS["luciano"], draw=False)
     table = services.online_table_create(rules=rules, people=[anna, bruno])
@@ -265,10 +265,10 @@ def test_a_forced_move_is_played_for_the_player_after_two_seconds(anna: User, br
     dealt = timezone.now() - timedelta(seconds=10)
     Hand.objects.filter(table=table).update(initial_position=r.initial_position, created_at=dealt)
     services.move_submit(table_id=table.pk, user=anna, move="6|6L", version=version_of(table))
-    deadline = turn_deadline(table)
-    assert deadline is not None
+    deadline = table.deadlines.filter(kind=FORCED_MOVE).first()
+    assert deadline is not None and turn_deadline(table) is None
     left = (deadline.due_at - timezone.now()).total_seconds()
-    assert left <= FORCED_MOVE_SECONDS
+    assert left <= FORCED_PAUSE_SECONDS
     run_due(now=after(deadline))
     last = Move.objects.filter(hand__table=table).last()
     assert last is not None and last.text == "pass" and last.actor == Move.Actor.FORCED
@@ -278,6 +278,8 @@ def test_a_forced_move_is_played_for_the_player_after_two_seconds(anna: User, br
 def test_vs_computer_and_friends_have_no_clock_unless_the_host_chose_one(
     anna: User, bruno: User
 ) -> None:
+    for person in (anna, bruno):  # the whole turn even for a forced move
+        services.forced_moves_choose(user=person, on=False)
     computer = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     assert computer.turn_seconds is None and turn_deadline(computer) is None
     timed = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO, turn_seconds=30)

@@ -1,8 +1,9 @@
 """games/services/play.py: the clock and the hands.
 
 A hand's first move is never played by the clock before the player could have
-seen the table: the opening gets the whole turn plus a grace however forced it is,
-and no move is played by the clock within ``HAND_START_GRACE`` of the deal.  After a
+seen the table: the opening gets the whole turn plus a grace however forced it is
+(for a player who plays their forced moves themselves), and no move is played by
+the clock within ``HAND_START_GRACE`` of the deal.  After a
 hand, the result stays on every screen until everyone seated is ready (or the
 countdown ends), and each player sees who is ready.  Time comes from the worker's
 injectable clock (``run_due(now=…)``), never from sleeps."""
@@ -23,7 +24,7 @@ from deadlines.services import run_due
 from games import services, states
 from games.constants import HAND_START_GRACE, ONLINE_TURN_SECONDS
 from games.engine import PRESETS, Round
-from games.kinds import BOT_MOVE, NEXT_HAND, TURN_CLOCK
+from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Move, Seat, Table
 from games.records import load_match
 from games.selectors import table_view
@@ -52,6 +53,8 @@ def moves(table: Table) -> int:
 
 
 def test_a_forced_opening_waits_the_whole_turn_and_a_grace(anna: User, bruno: User) -> None:
+    for person in (anna, bruno):  # they play their forced moves themselves
+        services.forced_moves_choose(user=person, on=False)
     table = services.online_table_create(rules=DUELLO, people=[anna, bruno])
     assert len(load_match(table).round.legal_moves()) == 1  # the opening is forced
     dealt, clock = dealt_at(table), clock_of(table)
@@ -85,8 +88,8 @@ def test_the_next_hands_opening_waits_as_long(anna: User, bruno: User) -> None:
 
 
 def test_a_forced_reply_to_a_quick_computer_opening_waits_for_the_grace(anna: User) -> None:
-    """The computer opens within a second of the deal; anna can only pass: the clock
-    passes for her, but not within the grace after the deal."""
+    """The computer opens within a second of the deal; anna can only pass: it is played
+    for her, but not within the grace after the deal."""
     rules = replace(PRESETS["luciano"], draw=False)
     table = services.online_table_create(
         rules=rules, people=[anna], fillers=[Filler("rosa_1975", "easy")]
@@ -103,7 +106,7 @@ def test_a_forced_reply_to_a_quick_computer_opening_waits_for_the_grace(anna: Us
     assert bot.due_at < dealt + timedelta(seconds=2)  # a computer needs no grace
     run_due(now=bot.due_at)
     assert moves(table) == 1
-    clock = clock_of(table)
+    clock = table.deadlines.get(kind=FORCED_MOVE)
     assert clock.due_at >= dealt + GRACE
     run_due(now=dealt + GRACE - timedelta(milliseconds=100))
     assert moves(table) == 1
@@ -115,6 +118,8 @@ def test_a_forced_reply_to_a_quick_computer_opening_waits_for_the_grace(anna: Us
 def test_refused_moves_before_the_clock_change_nothing_and_say_why(
     anna: User, bruno: User, make_user: object
 ) -> None:
+    for person in (anna, bruno):  # the opening is forced: the clock, not a short pause
+        services.forced_moves_choose(user=person, on=False)
     table = services.online_table_create(rules=DUELLO, people=[anna, bruno])
     match = load_match(table)
     opener = seat_user(table, match.round.turn)

@@ -213,6 +213,16 @@ def _seat_back(p: list[User]) -> tuple[Table, Callable[[], Any]]:
     return t, lambda: services.seat_back(table_id=t.pk, user=p[1])
 
 
+def _forced_moves(p: list[User]) -> tuple[Table, Callable[[], Any]]:
+    t = playing(p[0], p[1])
+    return t, lambda: services.forced_moves_choose(user=p[1], on=False, table_id=t.pk)
+
+
+def _text_mode(p: list[User]) -> tuple[Table, Callable[[], Any]]:
+    t = playing(p[0], p[1])
+    return t, lambda: services.text_mode_choose(user=p[1], on=True, table_id=t.pk)
+
+
 def _hand_to_bot(p: list[User]) -> tuple[Table, Callable[[], Any]]:
     t = playing(p[0], p[1])
     return t, lambda: services.seat_hand_to_bot(
@@ -263,6 +273,8 @@ SERVICES: dict[str, Case] = {
     "computer_game_end": _computer_end,
     "move_submit": _move,
     "seat_back": _seat_back,
+    "forced_moves_choose": _forced_moves,
+    "text_mode_choose": _text_mode,
     "seat_hand_to_bot": _hand_to_bot,
     "table_end": _end,
     "game_leave": _game_leave,

@@ -45,7 +45,7 @@ def test_the_page_offers_every_setting_of_the_vs_computer_form_and_says_it_pays_
     client: Client, built: None
 ) -> None:
     page = client.get(reverse("offline")).content.decode()
-    assert "Le partite senza connessione non danno monete né XP" in page
+    assert "con o senza connessione non danno monete né XP" in page
     for name in ("preset", "seating", "hand_size", "draw", "target", "bot_level"):
         assert f'name="{name}"' in page
     for level in BotLevel.values:
@@ -129,3 +129,19 @@ def test_pyodide_and_the_engine_are_served_compressed_and_kept_for_a_year(
     assert "immutable" in wasm["Cache-Control"] and "max-age=315360000" in wasm["Cache-Control"]
     engine = Client().get(static(json.loads(BUNDLE.read_text())["engine"]))
     assert engine.status_code == 200 and "immutable" in engine["Cache-Control"]
+
+
+@pytest.mark.parametrize(
+    "language,practice,wrong",
+    [
+        ("en", "practice there too: no coins, no XP", "with coins and XP"),
+        ("it", "anche lì è allenamento: niente monete, niente XP", "con monete e XP"),
+    ],
+)
+def test_the_page_says_the_game_against_the_computer_pays_nothing_online_either(
+    client: Client, language: str, practice: str, wrong: str
+) -> None:
+    """docs/rules.md §7: against the computer is practice, online as offline."""
+    client.cookies["django_language"] = language
+    page = client.get(reverse("offline")).content.decode()
+    assert practice in page and wrong not in page

@@ -45,6 +45,8 @@ def test_the_export_holds_exactly_the_players_own_rows(
     data = account_export(user=anna)
 
     assert data["profile"]["username"] == "anna" and data["profile"]["email"] == "anna@example.org"
+    assert data["profile"]["forced_moves_played_for_me"] is True  # the choices she made
+    assert data["profile"]["table_as_text"] is False
     tables = sorted(g["table"] for g in data["games"])
     assert tables == sorted(Seat.objects.filter(user=anna).values_list("table__code", flat=True))
     assert len(tables) == 2
