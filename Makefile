@@ -11,36 +11,48 @@ PORT   ?= 8000
 # suite's collection alone: 4.7 s a process against 2.2 s).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run dev test test-scaleout serve-scaled setup engine check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
+.PHONY: run dev test test-scaleout serve-scaled setup serving built engine check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
 
-## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
-## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
-run: setup
-	$(BIN)/python -m domino_site.local -b $(HOST) -p $(PORT)
+## make run: serve the site as players get it on http://127.0.0.1:8000 as soon as it can
+## (debug off, the site's own error pages; domino_site/local.py migrates and collects static
+## files); the slow steps (the engine's C build, the offline game's files) are made meanwhile,
+## then the server restarts once to use them (a page open on it reconnects)
+run: serving
+	$(BIN)/python -m domino_site.local -b $(HOST) -p $(PORT) --meanwhile '$(MAKE) -s built'
 
 ## make dev: the same with debug on, for developers (Django's technical error pages)
-dev: setup
-	$(BIN)/python -m domino_site.local --dev -b $(HOST) -p $(PORT)
+dev: serving
+	$(BIN)/python -m domino_site.local --dev -b $(HOST) -p $(PORT) --meanwhile '$(MAKE) -s built'
 
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest
 
-setup: $(VENV)/.installed engine messages offline
+# What serving needs (the runtime's packages, the translations); what only makes it
+# faster or adds the offline game (built); everything, with the test and lint tools (setup).
+serving: $(VENV)/.installed messages
+built: engine offline
+setup: $(VENV)/.installed-dev serving built
 
-# The virtualenv, rebuilt only when pyproject.toml changes.
+# The virtualenv, its packages installed again only when pyproject.toml changes: the
+# runtime's, then the engine's build tools (mypyc), or the test and lint tools.
 $(VENV)/.installed: pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Python 3.11)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+$(VENV)/.installed-build: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[build]'
+	touch $@
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed-build
 
 # The engine's hot modules compiled to C by mypyc (tools/build_engine.py: the rules' loop
 # and the hard bot, some three times as fast), again whenever a source of the engine
 # changed; until then games/engine/native.py runs the sources.
 ENGINE_SOURCES := $(shell find games/engine -name '*.py')
 engine: games/engine/native.sha256
-games/engine/native.sha256: $(VENV)/.installed $(ENGINE_SOURCES) tools/build_engine.py
+games/engine/native.sha256: $(VENV)/.installed-build $(ENGINE_SOURCES) tools/build_engine.py
 	@$(BIN)/python tools/build_engine.py >/dev/null
 
 # Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt),
