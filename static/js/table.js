@@ -199,14 +199,21 @@
   }
 
   // ---- the connection ----
-  function setOffline(value) {
+  // Closed with 1012 ("service restart"): the server is stopping gracefully (restarted,
+  // or one of several going away); htmx's extension reconnects, the banner says why.
+  var SERVICE_RESTART = 1012;
+  function setOffline(value, restarting) {
     offline = value;
     live.classList.toggle("offline", value);
     var banner = document.getElementById("connection-lost");
-    if (banner) banner.hidden = !value;
+    if (!banner) return;
+    banner.hidden = !value;
+    if (value) banner.textContent = banner.dataset[restarting ? "restarting" : "lost"] || banner.textContent;
   }
   live.addEventListener("htmx:wsClose", function (e) {
-    if (e.target === live) setOffline(true);
+    if (e.target !== live) return;
+    var closed = e.detail && e.detail.event;
+    setOffline(true, Boolean(closed && closed.code === SERVICE_RESTART));
   });
   live.addEventListener("htmx:wsError", function (e) {
     if (e.target === live) setOffline(true);
@@ -214,6 +221,9 @@
   live.addEventListener("htmx:wsOpen", function (e) {
     if (e.target !== live) return;
     setOffline(false); // the server sends the whole view on connect
+    // a move left unanswered on the old connection was either taken (the view shows it)
+    // or never reached the server: either way the hand is free again
+    live.classList.remove("sending");
     socket = e.detail.socketWrapper;
     seededFor = {}; // a new connection: send again (the same seed; the server keeps one a seat)
   });
