@@ -201,8 +201,10 @@
   // ---- the connection ----
   // Closed with 1012 ("service restart"): the server is stopping gracefully (restarted,
   // or one of several going away); htmx's extension reconnects, the banner says why.
+  // The attempts to reconnect that fail meanwhile (1006) keep that message.
   var SERVICE_RESTART = 1012;
-  function setOffline(value, restarting) {
+  var restarting = false;
+  function setOffline(value) {
     offline = value;
     live.classList.toggle("offline", value);
     var banner = document.getElementById("connection-lost");
@@ -213,13 +215,15 @@
   live.addEventListener("htmx:wsClose", function (e) {
     if (e.target !== live) return;
     var closed = e.detail && e.detail.event;
-    setOffline(true, Boolean(closed && closed.code === SERVICE_RESTART));
+    if (closed && closed.code === SERVICE_RESTART) restarting = true;
+    setOffline(true);
   });
   live.addEventListener("htmx:wsError", function (e) {
     if (e.target === live) setOffline(true);
   });
   live.addEventListener("htmx:wsOpen", function (e) {
     if (e.target !== live) return;
+    restarting = false;
     setOffline(false); // the server sends the whole view on connect
     // a move left unanswered on the old connection was either taken (the view shows it)
     // or never reached the server: either way the hand is free again
