@@ -102,14 +102,12 @@ def graceful_server() -> type:
         it is disconnected after what it already took (a consumer handles its messages
         in turn, ``overrides.consumer_loop``: the commands in flight end first, then
         ``before_restart`` sends their answers); once its application is done, the
-        socket is closed with
-        :data:`SERVICE_RESTART`.  Pages being served are finished too.  Whatever is
-        still running after :data:`DRAIN_SECONDS` is cancelled as daphne does."""
-
-        ports: list[Any]
+        socket is closed with :data:`SERVICE_RESTART`.  Pages being served are
+        finished too.  Whatever still runs after :data:`DRAIN_SECONDS` is cancelled,
+        as daphne does."""
 
         def listen_success(self, port: Any) -> None:
-            self.__dict__.setdefault("ports", []).append(port)
+            self.ports = [*getattr(self, "ports", []), port]  # to stop listening
             super().listen_success(port)
 
         def kill_all_applications(self) -> defer.Deferred[Any]:
@@ -123,7 +121,7 @@ def graceful_server() -> type:
             return drained
 
         async def drain(self) -> None:
-            for port in self.__dict__.get("ports", []):
+            for port in getattr(self, "ports", []):
                 await defer.maybeDeferred(port.stopListening).asFuture(asyncio.get_running_loop())
             for protocol, details in list(self.connections.items()):
                 if isinstance(protocol, WebSocketProtocol):
