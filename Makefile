@@ -11,7 +11,7 @@ PORT   ?= 8000
 # suite's collection alone: 4.7 s a process against 2.2 s).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run dev test test-scaleout serve-scaled setup serving built engine check pytest system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
+.PHONY: run dev test test-scaleout serve-scaled setup serving built engine check pytest gettext-package system-packages messages offline bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
 
 ## make run: serve the site as players get it on http://127.0.0.1:8000 as soon as it can
 ## (debug off, the site's own error pages; domino_site/local.py migrates and collects static
@@ -31,7 +31,7 @@ test: setup check pytest
 # faster or adds the offline game (built); everything, with the test and lint tools (setup).
 serving: $(VENV)/.installed messages
 built: engine offline
-setup: $(VENV)/.installed-dev serving built
+setup: $(VENV)/.installed-dev system-packages serving built
 
 # The virtualenv, its packages installed again only when pyproject.toml changes: the
 # runtime's, then the engine's build tools (mypyc), or the test and lint tools.
@@ -60,7 +60,7 @@ games/engine/native.sha256: $(VENV)/.installed-build $(ENGINE_SOURCES) tools/bui
 # seconds of make run's first page), again only when a .po changed.
 MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 messages: $(MO_FILES)
-$(MO_FILES): %.mo: %.po | system-packages
+$(MO_FILES): %.mo: %.po | gettext-package
 	@msgfmt --check-format -o $@ $<
 
 # The offline game's files (vendor/static, git-ignored): the pinned Pyodide, fetched once
@@ -69,20 +69,19 @@ offline: $(VENV)/.installed messages
 	@$(BIN)/python tools/fetch_pyodide.py
 	@$(BIN)/python tools/build_offline.py >/dev/null
 
-# Debian packages the suite needs: gettext (translations) and Chromium (browser tests).
-system-packages:
-	@missing=""; \
-	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
-	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null); \
-	  else \
-	    echo "please install with your package manager:$$missing"; \
-	    command -v msgfmt >/dev/null || exit 1; \
-	  fi; \
-	fi
+# Debian packages: gettext's msgfmt (the translations: make run and make test) and
+# Chromium (the browser tests: make test only).  Run as root, the set-up installs them.
+install-debian = \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "installing: $(1)"; \
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null); \
+  else \
+    echo "please install with your package manager: $(1)"; $(2) \
+  fi
+gettext-package:
+	@command -v msgfmt >/dev/null || { $(call install-debian,gettext,exit 1;) }
+system-packages: gettext-package
+	@[ -x /usr/bin/chromium ] || { $(call install-debian,chromium,) }
 
 check:
 	$(BIN)/ruff check .
