@@ -11,44 +11,57 @@ PORT   ?= 8000
 # suite's collection alone: 4.7 s a process against 2.2 s).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run dev test test-scaleout serve-scaled setup engine check pytest system-packages messages offline axe bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
+.PHONY: run dev test test-scaleout serve-scaled setup serving built engine check pytest gettext-package system-packages messages offline axe bench bench-load bench-check bench-offline bench-offline-engine bench-ratings clean
 
-## make run: set up, then serve the site as players get it on http://127.0.0.1:8000
-## (debug off, the site's own error pages; domino_site/local.py migrates and collects static files)
-run: setup
-	$(BIN)/python -m domino_site.local -b $(HOST) -p $(PORT)
+## make run: serve the site as players get it on http://127.0.0.1:8000 as soon as it can
+## (debug off, the site's own error pages; domino_site/local.py migrates and collects static
+## files); the slow steps (the engine's C build, the offline game's files) are made meanwhile,
+## then the server restarts once to use them (a page open on it reconnects)
+run: serving
+	$(BIN)/python -m domino_site.local -b $(HOST) -p $(PORT) --meanwhile '$(MAKE) -s built'
 
 ## make dev: the same with debug on, for developers (Django's technical error pages)
-dev: setup
-	$(BIN)/python -m domino_site.local --dev -b $(HOST) -p $(PORT)
+dev: serving
+	$(BIN)/python -m domino_site.local --dev -b $(HOST) -p $(PORT) --meanwhile '$(MAKE) -s built'
 
 ## make test: set up, then lint, type-check and run the whole suite (browser tests included)
 test: setup check pytest
 
-setup: $(VENV)/.installed engine messages offline axe
+# What serving needs (the runtime's packages, the translations); what only makes it
+# faster or adds the offline game (built); everything, with the test and lint tools (setup).
+serving: $(VENV)/.installed messages
+built: engine offline
+setup: $(VENV)/.installed-dev system-packages serving built axe
 
-# The virtualenv, rebuilt only when pyproject.toml changes.
+# The virtualenv, its packages installed again only when pyproject.toml changes: the
+# runtime's, then the engine's build tools (mypyc), or the test and lint tools.
 $(VENV)/.installed: pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Python 3.11)"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	touch $@
+$(VENV)/.installed-build: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[build]'
+	touch $@
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed-build
 
 # The engine's hot modules compiled to C by mypyc (tools/build_engine.py: the rules' loop
 # and the hard bot, some three times as fast), again whenever a source of the engine
 # changed; until then games/engine/native.py runs the sources.
 ENGINE_SOURCES := $(shell find games/engine -name '*.py')
 engine: games/engine/native.sha256
-games/engine/native.sha256: $(VENV)/.installed $(ENGINE_SOURCES) tools/build_engine.py
+games/engine/native.sha256: $(VENV)/.installed-build $(ENGINE_SOURCES) tools/build_engine.py
 	@$(BIN)/python tools/build_engine.py >/dev/null
 
-# Translations are compiled from locale/*/LC_MESSAGES/django.po (needs gettext's msgfmt),
-# again only when a .po changed.
+# Translations are compiled from locale/*/LC_MESSAGES/django.po by gettext's msgfmt, as
+# `manage.py compilemessages` runs it (without starting Django and walking the tree:
+# seconds of make run's first page), again only when a .po changed.
 MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 messages: $(MO_FILES)
-$(MO_FILES): %.mo: %.po | $(VENV)/.installed system-packages
-	@$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+$(MO_FILES): %.mo: %.po | gettext-package
+	@msgfmt --check-format -o $@ $<
 
 # The offline game's files (vendor/static, git-ignored): the pinned Pyodide, fetched once
 # with its integrity checked, and the engine's zip, built again only when a source changed.
@@ -61,20 +74,19 @@ offline: $(VENV)/.installed messages
 axe: $(VENV)/.installed
 	@$(BIN)/python tools/fetch_axe.py
 
-# Debian packages the suite needs: gettext (translations) and Chromium (browser tests).
-system-packages:
-	@missing=""; \
-	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
-	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null); \
-	  else \
-	    echo "please install with your package manager:$$missing"; \
-	    command -v msgfmt >/dev/null || exit 1; \
-	  fi; \
-	fi
+# Debian packages: gettext's msgfmt (the translations: make run and make test) and
+# Chromium (the browser tests: make test only).  Run as root, the set-up installs them.
+install-debian = \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "installing: $(1)"; \
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null); \
+  else \
+    echo "please install with your package manager: $(1)"; $(2) \
+  fi
+gettext-package:
+	@command -v msgfmt >/dev/null || { $(call install-debian,gettext,exit 1;) }
+system-packages: gettext-package
+	@[ -x /usr/bin/chromium ] || { $(call install-debian,chromium,) }
 
 check:
 	$(BIN)/ruff check .

@@ -10,6 +10,11 @@ makes that loop uvloop's, a faster implementation of the same asyncio loop (Twis
 asyncio reactor accepts it since Twisted 21.7).  Under load it carried 4% more moves
 a second than the standard loop (docs/performance.md).  ``make run``, ``make
 serve-scaled``, the browser tests and the load benchmark start daphne this way.
+
+It stops gracefully (:class:`GracefulServer`): on SIGTERM (or Ctrl-C) it stops
+listening, takes no more commands, finishes those in flight, then closes each
+websocket with 1012, "the server is restarting": the page reconnects (to another
+process behind the proxy, or to this one started again) and says so.
 """
 
 from __future__ import annotations
@@ -26,9 +31,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import uvloop
+from twisted.internet import defer
 
 from domino_site import log
 from games import thinking
+from realtime.constants import SERVICE_RESTART
 
 #: A collection longer than this is logged (seconds): it holds up every socket.
 SLOW_COLLECTION = float(os.environ.get("DOMINO_SLOW_COLLECTION_MS", "100")) / 1000
@@ -80,6 +87,88 @@ def time_collections(phase: str, info: dict[str, Any]) -> None:
         )
 
 
+#: How long a stopping server waits for what is in flight (seconds), at most.
+DRAIN_SECONDS = float(os.environ.get("DOMINO_DRAIN_SECONDS", "10"))
+
+
+def graceful_server() -> type:
+    """daphne's ``Server``, stopped gracefully (made here: daphne is imported once the
+    event loop policy is set)."""
+    from daphne.server import Server  # type: ignore[import-untyped]
+    from daphne.ws_protocol import WebSocketProtocol  # type: ignore[import-untyped]
+
+    class GracefulServer(Server):  # type: ignore[misc]
+        """Before daphne cancels every connection's application as it stops, this one
+        stops listening, then drains: each websocket takes no more frames and is told
+        it is disconnected after what it already took (a consumer handles its messages
+        in turn, ``overrides.consumer_loop``: the commands in flight end first, then
+        ``before_restart`` sends their answers); once its application is done, the
+        socket is closed with :data:`SERVICE_RESTART`.  Pages being served are
+        finished too.  Whatever still runs after :data:`DRAIN_SECONDS` is cancelled,
+        as daphne does."""
+
+        def listen_success(self, port: Any) -> None:
+            self.ports = [*getattr(self, "ports", []), port]  # to stop listening
+            super().listen_success(port)
+
+        def kill_all_applications(self) -> defer.Deferred[Any]:
+            drained = defer.Deferred.fromFuture(asyncio.ensure_future(self.drain()))
+            drained.addErrback(
+                lambda failure: logging.getLogger("games").error(
+                    "stopping: the drain failed (%s)", failure.getErrorMessage()
+                )
+            )
+            drained.addBoth(lambda _: super(GracefulServer, self).kill_all_applications())
+            return drained
+
+        async def drain(self) -> None:
+            for port in getattr(self, "ports", []):
+                await defer.maybeDeferred(port.stopListening).asFuture(asyncio.get_running_loop())
+            for protocol, details in list(self.connections.items()):
+                if isinstance(protocol, WebSocketProtocol):
+                    self._drain_socket(protocol, details.get("application_instance"))
+            loop = asyncio.get_running_loop()
+            until = loop.time() + DRAIN_SECONDS
+            while loop.time() < until and self._busy():
+                await asyncio.sleep(0.05)
+            for protocol in list(self.connections):
+                if isinstance(protocol, WebSocketProtocol):
+                    self._close(protocol)  # those still running: cancelled next, by daphne
+
+        def _drain_socket(self, protocol: Any, application: asyncio.Future[Any] | None) -> None:
+            if application is None or protocol.state != protocol.STATE_OPEN:
+                return
+            protocol.muted = True  # frames from now on are not taken
+            protocol.application_queue.put_nowait(
+                {"type": "websocket.disconnect", "code": SERVICE_RESTART}
+            )
+            application.add_done_callback(lambda _: self._close(protocol))
+
+        @staticmethod
+        def _close(protocol: Any) -> None:
+            if protocol.state == protocol.STATE_OPEN:
+                # autobahn's sendClose allows an application only 1000 and 3000-4999;
+                # the frame itself takes any code of the RFC (daphne sends 1011 so)
+                protocol.sendCloseFrame(code=SERVICE_RESTART)
+
+        def _busy(self) -> bool:
+            """An application still running, or a socket whose close is not done."""
+            return any(
+                _running(details.get("application_instance"))
+                or (
+                    isinstance(protocol, WebSocketProtocol)
+                    and protocol.state != protocol.STATE_CLOSED
+                )
+                for protocol, details in self.connections.items()
+            )
+
+    return GracefulServer
+
+
+def _running(application: asyncio.Future[Any] | None) -> bool:
+    return application is not None and not application.done()
+
+
 def application_module(argv: Sequence[str]) -> str:
     """The module of the application daphne is told to serve (the site's when none is):
     loaded before the runtime is tuned, so that it is frozen with the rest."""
@@ -97,6 +186,7 @@ def main() -> None:
     tune_runtime()
     thinking.in_child()  # this process holds the sockets: the engine thinks elsewhere
     sys.argv[1:] = log.daphne_arguments(sys.argv[1:])
+    CommandLineInterface.server_class = graceful_server()
     CommandLineInterface.entrypoint()
 
 

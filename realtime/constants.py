@@ -20,3 +20,7 @@ WS_HEARTBEAT_SECONDS = 15.0
 #: …and a slot not refreshed for this long is free again: a socket whose process died,
 #: or whose clean-up failed, holds a player's place for under a minute, not for ever.
 WS_SLOT_TTL = 45
+#: The close code of a socket whose server is stopping (RFC 6455's "Service Restart",
+#: domino_site/serve.py): htmx's websocket extension reconnects on it, and the table's
+#: page says the server is restarting.
+SERVICE_RESTART = 1012

@@ -109,7 +109,13 @@ class ViewerConsumer(InTurnConsumer):
             access.info("websocket closed", extra={"fields": {"path": self.scope.get("path")}})
 
     async def disconnect(self, code: int) -> None:
+        if code == constants.SERVICE_RESTART:  # the server stops; the socket is still open
+            await self.before_restart()
         await self._close_down()
+
+    async def before_restart(self) -> None:
+        """What to send before the server closes this socket to restart (its commands
+        in flight are done): a table's page, its view with their answers."""
 
     def on_close(self, what: str, step: Undo) -> None:
         """Run ``step`` when the connection ends, however it ends (the last added first);

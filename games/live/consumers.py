@@ -129,6 +129,11 @@ class TableConsumer(ViewerConsumer):
     def _seated(self, user_id: int) -> bool:
         return Seat.objects.filter(table_id=self.table_id, user_id=user_id).exists()
 
+    async def before_restart(self) -> None:
+        """The table as it is now: a command just taken is answered through the group,
+        whose message would come after the socket is closed."""
+        await self.send_view()
+
     async def table_presence(self, event: dict[str, Any]) -> None:
         """Someone came or went: the seats again (the whole view if the table moved)."""
         seats, version = await database_sync_to_async(self._render_seats)()

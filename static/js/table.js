@@ -261,21 +261,35 @@
   }
 
   // ---- the connection ----
+  // Closed with 1012 ("service restart"): the server is stopping gracefully (restarted,
+  // or one of several going away); htmx's extension reconnects, the banner says why.
+  // The attempts to reconnect that fail meanwhile (1006) keep that message.
+  var SERVICE_RESTART = 1012;
+  var restarting = false;
   function setOffline(value) {
     offline = value;
     live.classList.toggle("offline", value);
     var banner = document.getElementById("connection-lost");
-    if (banner) banner.hidden = !value;
+    if (!banner) return;
+    banner.hidden = !value;
+    if (value) banner.textContent = banner.dataset[restarting ? "restarting" : "lost"] || banner.textContent;
   }
   live.addEventListener("htmx:wsClose", function (e) {
-    if (e.target === live) setOffline(true);
+    if (e.target !== live) return;
+    var closed = e.detail && e.detail.event;
+    if (closed && closed.code === SERVICE_RESTART) restarting = true;
+    setOffline(true);
   });
   live.addEventListener("htmx:wsError", function (e) {
     if (e.target === live) setOffline(true);
   });
   live.addEventListener("htmx:wsOpen", function (e) {
     if (e.target !== live) return;
+    restarting = false;
     setOffline(false); // the server sends the whole view on connect
+    // a move left unanswered on the old connection was either taken (the view shows it)
+    // or never reached the server: either way the hand is free again
+    live.classList.remove("sending");
     socket = e.detail.socketWrapper;
     seededFor = {}; // a new connection: send again (the same seed; the server keeps one a seat)
   });

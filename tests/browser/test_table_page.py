@@ -267,6 +267,33 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     assert [e for e in errors if "WebSocket" not in e] == []
 
 
+def test_a_graceful_restart_says_so_and_the_page_reconnects_without_a_reload(
+    browser: Any, live_site: LiveSite
+) -> None:
+    errors: list[str] = []  # the page's own (the failed reconnections log to the console)
+    page = browser.new_context(viewport=PHONE, device_scale_factor=1).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(live_site.url)
+    page.select_option("select[name=level]", "easy")
+    page.click("#quick-play")
+    page.wait_for_selector("#board .line")
+    wait_for_my_turn(page)
+    page.evaluate("window.same_page = true")  # gone if the page reloads
+    version = table_version(page)
+    banner = page.locator("#connection-lost")
+
+    live_site.stop(gracefully=True)  # SIGTERM, as systemctl restart stops it
+    banner.wait_for(state="visible", timeout=5000)
+    assert banner.inner_text() == "Il server si sta riavviando — riconnessione…"
+    live_site.start()
+    banner.wait_for(state="hidden", timeout=15_000)
+    assert page.evaluate("window.same_page === true")
+    page.locator(MY_MOVES).first.click()  # the hand works on the new connection
+    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=version)
+    page.context.close()
+    assert errors == []
+
+
 def test_while_the_connection_is_lost_the_hosts_buttons_cannot_be_clicked_and_work_once_back(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:

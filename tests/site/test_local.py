@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import stat
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from domino_site import scaled
-from domino_site.local import local_environment
+from domino_site.local import BUILT, local_environment
 from tests.fixtures import COLLECTED_STATIC, static_files_collected
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,8 +76,12 @@ def serve(workdir: Path, *options: str) -> Iterator[Served]:
             pytest.fail("the site did not start:\n" + log.read_text())
         yield served
     finally:
-        server.kill()
-        server.wait(timeout=10)
+        server.terminate()  # with --meanwhile, it stops its children
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +160,45 @@ def test_the_settings_as_make_run_and_make_dev_read_them(tmp_path: Path) -> None
         "False",
         "k" * 50,
     ]
+
+
+def wait_for_log(served: Served, text: str) -> None:
+    deadline = time.monotonic() + 60
+    while text not in served.log.read_text():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{text!r} never logged:\n" + served.log.read_text())
+        time.sleep(0.2)
+
+
+def test_make_run_serves_before_the_slow_steps_then_restarts_once_to_use_them(
+    tmp_path: Path,
+) -> None:
+    """``make run`` serves first, builds the engine and the offline game meanwhile
+    (``--meanwhile 'make -s built'``), then restarts the server to use them."""
+    manifest = BUILT[0]  # the engine's: what a build writes (its time only, here)
+    if not manifest.exists():
+        pytest.skip("the engine was never built (make setup)")
+    started = serve(tmp_path, "--meanwhile", f"sleep 1 && touch -c {shlex.quote(str(manifest))}")
+    with static_files_collected():
+        served = next(started)
+    try:
+        wait_for_log(served, "the engine and the offline game are built: restarting")
+        deadline = time.monotonic() + 60
+        while served.log.read_text().count("Listening on TCP address") < 2:
+            assert time.monotonic() < deadline, served.log.read_text()
+            time.sleep(0.2)
+        status, _, home = served.get("/")
+        assert status == 200 and "Domino" in home
+    finally:
+        started.close()
+
+
+def test_make_run_keeps_serving_when_the_slow_steps_fail(tmp_path: Path) -> None:
+    started = serve(tmp_path, "--meanwhile", "exit 3")
+    with static_files_collected():
+        served = next(started)
+    try:
+        wait_for_log(served, "the slow steps of the set-up failed: serving without them")
+        assert served.get("/")[0] == 200
+    finally:
+        started.close()
