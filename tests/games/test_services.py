@@ -317,6 +317,7 @@ def test_the_host_cancels_a_table_nobody_started(anna: User, bruno: User) -> Non
 def test_a_table_that_fails_on_the_clock_is_retried_later_without_stopping_the_others(
     anna: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    User.objects.filter(pk=anna.pk).update(plays_forced_moves=False)  # the bot's deadline alone
     broken = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     fine = services.table_create(host=anna, mode=Table.Mode.COMPUTER, rules=DUELLO)
     now = timezone.now()

@@ -83,10 +83,15 @@ def test_after_a_move_every_viewer_renders_without_a_query(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_move_at_a_table_without_a_clock_writes_the_next_version_and_the_move_alone(
-    friends_table: Table,
+    anna: User, bruno: User
 ) -> None:
-    """Held state, no deadline to replace: two statements.  The lock reads nothing: an
-    UPDATE matching the row only at the version the player saw saves the next one."""
+    """Held state, no deadline to replace (players who play their forced moves
+    themselves): two statements.  The lock reads nothing: an UPDATE matching the row
+    only at the version the player saw saves the next one."""
+    User.objects.filter(pk__in=[anna.pk, bruno.pk]).update(plays_forced_moves=False)
+    friends_table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    services.table_join(table_id=friends_table.pk, version=version_of(friends_table), user=bruno)
+    services.table_start(table_id=friends_table.pk, version=version_of(friends_table), by=anna)
     match = load_match(friends_table)
     player = seat_user(friends_table, match.round.turn)
     table_view(table=friends_table.pk, user=player)  # the state at this version is held
@@ -98,10 +103,14 @@ def test_a_move_at_a_table_without_a_clock_writes_the_next_version_and_the_move_
             version=version_of(friends_table),
         )
     statements = [q["sql"].split()[0] for q in queries.captured_queries]
+    after = load_match(friends_table).round
+    # the next player's only move: whether they have it played for them is read fresh
+    forced_next = not after.over and len(after.legal_moves()) == 1
     assert statements[statements.index("BEGIN") :] == [
         "BEGIN",
         "UPDATE",
         "INSERT",
+        *(["SELECT"] if forced_next else []),
         "COMMIT",
     ]
     (lock,) = (q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE"))
