@@ -11,6 +11,7 @@ only if the table is still at v; otherwise it decides again.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
-from games import rows, signals
+from games import rows, signals, states
 from games.constants import (
     ABANDONED_AFTER_HOURS,
     AWAY_AFTER_TIMEOUTS,
@@ -490,11 +491,19 @@ class _Plan:
 
 
 def _plan(table_id: int) -> _Plan:
-    table = Table.objects.get(pk=table_id)
+    # From the state this process holds at the table's version (one read of the version;
+    # the whole table only when another process moved it): private copies to play on.
+    state = states.table_state(table_id)
+    table = state.table
     plan = _Plan(version=table.version)
     if table.status != Table.Status.PLAYING:
         return plan
-    match, seats = load_match(table), _seats(table)
+    seats = [copy.copy(seat) for seat in state.seats]
+    if state.rounds:
+        *done, now = state.rounds
+        match = Match(state.rules, rounds=[*done, now.copy()])
+    else:
+        match = load_match(table)
     current = match.round
     if match.over:
         return plan

@@ -139,16 +139,14 @@ def _doubles(line: Sequence[Placed]) -> tuple[bool, ...]:
 def _best(doubles: tuple[bool, ...], low: float, high: float) -> Layout:
     candidates = layouts(doubles)
     ratios = (low, (low * high) ** 0.5, high)
-    largest = [max(c.size(a) for c in candidates) for a in ratios]
-
-    def worst(c: Layout) -> float:
-        return min(c.size(a) / most for a, most in zip(ratios, largest, strict=True))
-
-    best = candidates[0]
-    for candidate in candidates[1:]:
-        if worst(candidate) > worst(best) * 1.02:
-            best = candidate
-    return best
+    sizes = [[c.size(a) for a in ratios] for c in candidates]
+    largest = [max(column) for column in zip(*sizes, strict=True)]
+    worst = [min(s / most for s, most in zip(row, largest, strict=True)) for row in sizes]
+    best = 0
+    for n in range(1, len(candidates)):
+        if worst[n] > worst[best] * 1.02:
+            best = n
+    return candidates[best]
 
 
 class Snake(NamedTuple):
