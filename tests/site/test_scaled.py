@@ -152,6 +152,8 @@ def test_idle_sockets_on_two_processes_stay_open_for_half_a_minute_then_hear_new
         make_user(f"{name}_i")  # type: ignore[operator]
         for name in ("anna", "bruno", "carla", "dora", "erin")
     )
+    # idle means idle: nobody's forced move is played for them meanwhile
+    User.objects.filter(pk__in=[anna.pk, bruno.pk]).update(plays_forced_moves=False)
     duel = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=PRESETS["duello"])
     services.table_join(table_id=duel.pk, user=bruno, version=version_of(duel))
     services.table_start(table_id=duel.pk, by=anna, version=version_of(duel))
