@@ -66,6 +66,13 @@ class TableState:
         """The match (a new object each time: the shared rounds are only read)."""
         return Match(self.rules, rounds=self.rounds) if self.rounds else None
 
+    def match_to_play(self) -> Match | None:
+        """The match to play on: the finished hands shared, the current one a private copy."""
+        if not self.rounds:
+            return None
+        *done, current = self.rounds
+        return Match(self.rules, rounds=[*done, current.copy()])
+
 
 _latest: OrderedDict[int, TableState] = OrderedDict()
 _held = metrics.TABLES_IN_MEMORY  # how many, kept up to date

@@ -120,10 +120,8 @@ class Writing:
             state = states.table_state(self.table.pk, at_least=self.table.version)
             if state.version == self.table.version:
                 self.before = state
-        if self.before is None or not self.before.rounds:
-            return load_match(self.table)
-        *done, current = self.before.rounds
-        return Match(self.table.rules, rounds=[*done, current.copy()])
+        match = self.before.match_to_play() if self.before is not None else None
+        return match if match is not None else load_match(self.table)
 
     def current_hand(self, match: Match) -> Hand:
         """``match``'s hand being played, as a private copy to change and save."""

@@ -499,11 +499,8 @@ def _plan(table_id: int) -> _Plan:
     if table.status != Table.Status.PLAYING:
         return plan
     seats = [copy.copy(seat) for seat in state.seats]
-    if state.rounds:
-        *done, now = state.rounds
-        match = Match(state.rules, rounds=[*done, now.copy()])
-    else:
-        match = load_match(table)
+    held = state.match_to_play()
+    match = held if held is not None else load_match(table)
     current = match.round
     if match.over:
         return plan
