@@ -15,13 +15,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from django.contrib.messages import get_messages
 from django.db import connections
@@ -390,3 +391,11 @@ def answers(responses: list[Any]) -> list[int]:
 
 def said(response: HttpResponse) -> list[str]:
     return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+@pytest.fixture
+async def close_connections_after() -> AsyncIterator[None]:
+    """The consumers' database thread keeps a connection; close it so the test
+    database can be dropped (PostgreSQL refuses while a session is open)."""
+    yield
+    await sync_to_async(connections.close_all)()

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -44,12 +42,6 @@ def test_only_staff_see_the_live_page(client: Client, anna: User) -> None:
     anna.save()
     assert client.get("/admin/live/").status_code == 200
     assert 'href="/admin/live/"' in client.get("/admin/").content.decode()
-
-
-@pytest.fixture
-async def close_connections_after() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @sync_to_async

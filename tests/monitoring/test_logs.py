@@ -10,14 +10,12 @@ import os
 import runpy
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
-from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
@@ -109,12 +107,6 @@ def test_the_proxys_request_id_is_kept_and_a_forged_one_is_not(client: Client) -
     assert given["X-Request-ID"] == "f00dcafe-1234"
     forged = client.get("/", headers={"X-Request-ID": 'x"\n{"level": "forged"}'})
     assert "forged" not in forged["X-Request-ID"]
-
-
-@pytest.fixture
-async def close_connections_after() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,14 +8,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -115,12 +113,6 @@ def test_metrics_need_the_token_and_without_one_set_there_is_no_such_page(
 def _to_move(table_id: int) -> tuple[int, str]:
     match = load_match(Table.objects.get(pk=table_id))
     return match.round.turn, str(match.round.legal_moves()[0])
-
-
-@pytest.fixture
-async def close_connections_after() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @pytest.mark.django_db(transaction=True)
