@@ -63,15 +63,28 @@ class Layout(NamedTuple):
 
     def size(self, aspect: float) -> float:
         """A half-tile's side when the layout fills a box of height 1 and width ``aspect``."""
-        return min(aspect / self.cols, 1 / (2 * self.rows), LONGEST * aspect / 2)
+        return _size(self.cols, self.rows, aspect)
 
 
 def layout(doubles: Sequence[bool], width: int) -> Layout:
     """A line whose tiles are ``doubles`` or not, in rows at most ``width`` half-tiles
     wide (at least 6: two lying tiles and a turn)."""
     spots: list[Spot] = []
+    for x, row, way in _walk(doubles, width):
+        spots.append(Spot(x, row, way))
+    right = spots.pop()  # the walk ends with the right end's mark
+    ends = (Spot(0, 0, "m"), right)
+    cols = max(s.x + s.width for s in (*spots, *ends))
+    rows = max(s.row for s in (*spots, *ends)) + 1
+    return Layout(tuple(spots), ends, cols, rows)
+
+
+def _walk(doubles: Sequence[bool], width: int) -> list[tuple[int, int, str]]:
+    """Each tile's place (x, row, way) in rows at most ``width`` wide, then the right
+    end's mark: the one walk ``layout`` builds from and ``_extent`` measures."""
+    places: list[tuple[int, int, str]] = []
     row, x, east, i, n = 0, 1, True, 0, len(doubles)  # x: the row's front; the left mark at 0
-    turner = Spot(0, 0, "m")
+    turned = False  # whether the last place is a turn
     while i < n:
         start = i
         while i < n:
@@ -83,29 +96,36 @@ def layout(doubles: Sequence[bool], width: int) -> Layout:
             room = 1  # the turning tile beyond it, or the right end's mark
             if not (x + w + room <= width if east else x - w - room >= 0) and i > start:
                 break
-            spots.append(Spot(x if east else x - w, row, way))
+            places.append((x if east else x - w, row, way))
             x = x + w if east else x - w
             i += 1
+        turned = False
         if i == n:
             break
         # the tile that turns stands at the row's end; the next one lies under it, so a
         # double next (crosswise, it would reach up into the turn) turns itself instead
         if i + 1 < n and doubles[i + 1] and not doubles[i] and i - 1 > start:
             i -= 1
-            popped = spots.pop()
-            x = popped.x if east else popped.x + popped.width
-        turner = Spot(x if east else x - 1, row, "s")
-        spots.append(turner)
-        x = turner.x + 1 if east else turner.x
+            px, _, pway = places.pop()
+            x = px if east else px + (2 if pway in "ew" else 1)
+        places.append((x if east else x - 1, row, "s"))
+        x = x + 1 if east else x - 1
+        turned = True
         east, row, i = not east, row + 1, i + 1
-    if spots and spots[-1] is turner:  # the right end turned: its mark is below it
-        right = Spot(turner.x, row, "m")
+    if turned:  # the right end turned: its mark is below it
+        places.append((places[-1][0], row, "m"))
     else:
-        right = Spot(x if east else x - 1, row, "m")
-    ends = (Spot(0, 0, "m"), right)
-    cols = max(s.x + s.width for s in (*spots, *ends))
-    rows = max(s.row for s in (*spots, *ends)) + 1
-    return Layout(tuple(spots), ends, cols, rows)
+        places.append((x if east else x - 1, row, "m"))
+    return places
+
+
+def _extent(doubles: Sequence[bool], width: int) -> tuple[int, int]:
+    """The (cols, rows) of ``layout(doubles, width)``, without building it."""
+    places = _walk(doubles, width)
+    # rows read rightwards reach furthest at their last place, those read leftwards at
+    # the turn before them (a standing tile or a mark: 1 wide, a lying one: 2)
+    cols = max(x + (2 if way in "ew" else 1) for x, _, way in places if way != "w")
+    return max(cols, 1), places[-1][1] + 1
 
 
 @functools.lru_cache(maxsize=4096)
@@ -113,14 +133,23 @@ def layouts(doubles: tuple[bool, ...]) -> tuple[Layout, ...]:
     """Every layout of a line whose tiles are ``doubles`` or not, worth a look: from one
     row down to rows of 6 half-tiles.  A layout depends on nothing else, so lines of
     the same pattern, at every table, share them."""
+    return tuple(layout(doubles, width) for width, _, _ in _candidates(doubles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(doubles: tuple[bool, ...]) -> tuple[tuple[int, int, int], ...]:
+    """(width, cols, rows) of the layouts worth a look, the fewest turns first: one per
+    run of row widths laid out the same size.  Only a layout's size tells layouts apart
+    when the best is chosen (``_best``), and of two the same size the first is kept, so
+    the others are not built at all."""
     one_row = 2 + sum(1 if d else 2 for d in doubles)  # and the two ends' marks
-    found: list[Layout] = []
-    for width in range(max(6, min(one_row, MAX_COLS)), 5, -1):  # the fewest turns first
-        candidate = layout(doubles, width)
-        if candidate.rows > MAX_ROWS:
+    found: list[tuple[int, int, int]] = []
+    for width in range(max(6, min(one_row, MAX_COLS)), 5, -1):
+        cols, rows = _extent(doubles, width)
+        if rows > MAX_ROWS:
             break
-        if not found or candidate != found[-1]:
-            found.append(candidate)
+        if not found or (cols, rows) != found[-1][1:]:
+            found.append((width, cols, rows))
     assert found, "a line of 28 tiles fits in 16 rows of 6"
     return tuple(found)
 
@@ -129,24 +158,31 @@ def best_layout(line: Sequence[Placed], low: float, high: float) -> Layout:
     """The layout of ``line`` for boxes of any ratio (of width to height) from ``low`` to
     ``high``: the one whose tiles, in the worst of them, come nearest the largest any
     layout would draw there; of two nearly as good, the one with fewer turns."""
-    return _best(_doubles(line), low, high)
+    doubles = _doubles(line)
+    return layout(doubles, _best(doubles, low, high))
 
 
 def _doubles(line: Sequence[Placed]) -> tuple[bool, ...]:
     return tuple(p.is_double for p in line)
 
 
-def _best(doubles: tuple[bool, ...], low: float, high: float) -> Layout:
-    candidates = layouts(doubles)
+def _best(doubles: tuple[bool, ...], low: float, high: float) -> int:
+    """The row width of the best layout for boxes from ``low`` to ``high`` (``best_layout``)."""
+    candidates = _candidates(doubles)
     ratios = (low, (low * high) ** 0.5, high)
-    sizes = [[c.size(a) for a in ratios] for c in candidates]
+    sizes = [[_size(cols, rows, a) for a in ratios] for _, cols, rows in candidates]
     largest = [max(column) for column in zip(*sizes, strict=True)]
     worst = [min(s / most for s, most in zip(row, largest, strict=True)) for row in sizes]
     best = 0
     for n in range(1, len(candidates)):
         if worst[n] > worst[best] * 1.02:
             best = n
-    return candidates[best]
+    return candidates[best][0]
+
+
+def _size(cols: int, rows: int, aspect: float) -> float:
+    """``Layout.size`` of a layout ``cols`` wide and ``rows`` high."""
+    return min(aspect / cols, 1 / (2 * rows), LONGEST * aspect / 2)
 
 
 class Snake(NamedTuple):
@@ -173,10 +209,10 @@ def _snake(doubles: tuple[bool, ...]) -> Snake:
     shown: list[tuple[str, Layout]] = []
     before = None
     for shape, _, _, ratios in SHAPES:
-        lay = _best(doubles, *ratios)
-        if lay != before:
-            shown.append((shape, lay))
-        before = lay
+        width = _best(doubles, *ratios)
+        if width != before:
+            shown.append((shape, layout(doubles, width)))
+        before = width
     return Snake(
         line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in shown),
         tiles=tuple(

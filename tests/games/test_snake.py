@@ -114,3 +114,29 @@ def test_a_shape_laid_out_as_the_one_before_it_says_nothing() -> None:
         assert drawn.tiles[0].count("_") == drawn.ends[1].count("_") == changes
         assert drawn.line.count(" ") == 2 * changes - 1
     assert snake.snake(short).tiles[0].count("_") < snake.snake(long).tiles[0].count("_")
+
+
+def test_each_shape_gets_the_layout_a_look_at_every_row_width_would_choose() -> None:
+    """The layouts are chosen by their sizes alone, without building each width's: the
+    choice is the one made among every width's layout, the fewest turns first."""
+
+    def chosen_among_all(line: tuple[Placed, ...], low: float, high: float) -> snake.Layout:
+        doubles = [p.is_double for p in line]
+        widest = max(6, min(2 + sum(1 if d else 2 for d in doubles), snake.MAX_COLS))
+        every = [snake.layout(doubles, width) for width in range(widest, 5, -1)]
+        every = [lay for lay in every if lay.rows <= snake.MAX_ROWS]
+        ratios = (low, (low * high) ** 0.5, high)
+        largest = [max(lay.size(a) for lay in every) for a in ratios]
+        worst = [
+            min(lay.size(a) / most for a, most in zip(ratios, largest, strict=True))
+            for lay in every
+        ]
+        best = 0
+        for n in range(1, len(every)):
+            if worst[n] > worst[best] * 1.02:
+                best = n
+        return every[best]
+
+    for line in [*lines(30), the_full_set()]:
+        for shape in snake.SHAPES:
+            assert snake.best_layout(line, *shape[3]) == chosen_among_all(line, *shape[3])
