@@ -129,14 +129,6 @@ def _extent(doubles: Sequence[bool], width: int) -> tuple[int, int]:
 
 
 @functools.lru_cache(maxsize=4096)
-def layouts(doubles: tuple[bool, ...]) -> tuple[Layout, ...]:
-    """Every layout of a line whose tiles are ``doubles`` or not, worth a look: from one
-    row down to rows of 6 half-tiles.  A layout depends on nothing else, so lines of
-    the same pattern, at every table, share them."""
-    return tuple(layout(doubles, width) for width, _, _ in _candidates(doubles))
-
-
-@functools.lru_cache(maxsize=4096)
 def _candidates(doubles: tuple[bool, ...]) -> tuple[tuple[int, int, int], ...]:
     """(width, cols, rows) of the layouts worth a look, the fewest turns first: one per
     run of row widths laid out the same size.  Only a layout's size tells layouts apart
