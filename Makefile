@@ -106,7 +106,8 @@ SCALEOUT_REDIS ?= redis://127.0.0.1:6379/3
 test-scaleout: setup
 	DATABASE_URL=$(SCALEOUT_DB) REDIS_URL=$(SCALEOUT_REDIS) \
 	  $(BIN)/python -m pytest tests/games tests/accounts tests/matchmaking tests/economy \
-	    tests/league tests/ratings tests/site -m "not browser" $(PYTEST_ARGS)
+	    tests/league tests/ratings tests/site tests/deadlines tests/privacy tests/monitoring \
+	    tests/realtime tests/perf -m "not browser" $(PYTEST_ARGS)
 
 ## make serve-scaled N=4: migrate PostgreSQL, then N daphne processes (ports 8001…) and the worker
 N ?= 4

@@ -35,6 +35,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.functional import Promise
 
+from deadlines import rows
 from deadlines.models import Deadline
 from monitoring import context, metrics
 
@@ -110,7 +111,11 @@ def set_deadline(
         raise ValueError(
             f"unknown deadline kind {kind!r}: register it with deadlines.services.kind"
         )
-    subject: dict[str, Any] = {"table": table} if table is not None else {"key": key}
+    if table is not None:  # a table's: every move may set one, so in plain SQL
+        if not rows.reset_for_table(kind, table.pk, due_at, version):
+            Deadline.objects.create(kind=kind, table=table, due_at=due_at, version=version)
+        return
+    subject: dict[str, Any] = {"key": key}
     fields = {
         "due_at": due_at,
         "version": version,
@@ -126,12 +131,9 @@ def set_deadline(
 
 
 def still_due(claimed: Deadline) -> Deadline | None:
-    """The claimed row, locked, if it is still the same deadline (call under the subject's lock)."""
-    return (
-        Deadline.objects.select_for_update()
-        .filter(pk=claimed.pk, kind=claimed.kind, due_at=claimed.due_at)
-        .first()
-    )
+    """The claimed row, its row locked, if it is still the same deadline (call under the
+    subject's lock); None when it was applied, deleted or moved since."""
+    return claimed if rows.lock_if_unchanged(claimed.pk, claimed.kind, claimed.due_at) else None
 
 
 def claim_due(*, now: datetime, limit: int = 50) -> list[Deadline]:

@@ -1,5 +1,7 @@
-"""A move's two hot writes as plain SQL, through Django's cursor (its documented way
-to run SQL directly); every other write goes through the ORM.
+"""A move's two hot writes, and the reads of a table's version and of whether a player
+has their forced moves played, as plain SQL through
+Django's cursor (its documented way to run SQL directly); everything else goes
+through the ORM.
 
 The ORM compiles a statement's SQL again at every call: for the one-row UPDATE that
 takes a table's lock at its version, about 110 µs of Python against about 15 µs
@@ -19,6 +21,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Field, Model
 
+from accounts.models import User
 from games.models import Table
 
 
@@ -31,6 +34,18 @@ def lock_at(table_id: int, version: int, *, step: int) -> bool:
 
 
 _LOCK_AT = f'UPDATE "{Table._meta.db_table}" SET "version" = %s WHERE "id" = %s AND "version" = %s'
+
+
+def version_of(table_id: int) -> int | None:
+    """The table's version now (None: no such table): what tells whether the state
+    this process holds is still the latest, before reading a whole row."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_VERSION_OF, [table_id])
+        found = cursor.fetchone()
+    return None if found is None else int(found[0])
+
+
+_VERSION_OF = f'SELECT "version" FROM "{Table._meta.db_table}" WHERE "id" = %s'
 
 
 def insert(row: Model) -> None:
@@ -58,3 +73,17 @@ def _insert(model: type[Model]) -> tuple[tuple[Field[Any, Any], ...], str]:
     return fields, (
         f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES ({values}) RETURNING "id"'
     )
+
+
+def plays_forced_moves(user_id: int) -> bool:
+    """Whether the player has their only possible moves played for them, as saved now."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_PLAYS_FORCED, [user_id])
+        found = cursor.fetchone()
+    return found is not None and bool(found[0])
+
+
+_PLAYS_FORCED = (
+    f'SELECT "{User._meta.get_field("plays_forced_moves").column}" '
+    f'FROM "{User._meta.db_table}" WHERE "id" = %s'
+)

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games import rows
 from games.engine import Match, Round, Rules, parse_move
 from games.hooks.payouts import Payout, payouts_of
 from games.hooks.seat_notes import SeatNote, notes_of
@@ -116,6 +117,8 @@ def table_state(table_id: int, *, at_least: int | None = None) -> TableState:
     if known is not None and at_least is not None and known.version >= at_least:
         return known
     for _attempt in range(OPTIMISTIC_READS):
+        if known is not None and rows.version_of(table_id) == known.version:
+            return known  # one plain read of the version (the worker's plan, a page)
         table = Table.objects.select_related("rematch").get(pk=table_id)
         if known is not None and known.version == table.version:
             return known

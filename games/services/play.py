@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from deadlines import rows as deadline_rows
 from deadlines.models import Deadline
 from deadlines.services import handles, set_deadline, still_due
 from games import rows, signals, states
@@ -89,10 +90,7 @@ def _next_action(
 def _plays_forced_moves(seat: Seat) -> bool:
     """Whether this person has their only possible moves played for them (read now: they
     may have changed it since the table's state was read)."""
-    if seat.user_id is None:
-        return False
-    chosen = User.objects.filter(pk=seat.user_id).values_list("plays_forced_moves", flat=True)
-    return bool(chosen.first())
+    return seat.user_id is not None and rows.plays_forced_moves(seat.user_id)
 
 
 def _clock_runs_out(
@@ -142,7 +140,7 @@ def schedule(
     action = _next_action(table, match, seats, now or timezone.now(), dealt)
     kind = action[0] if action is not None else None
     if known is None or any(k in known for k in PLAY_KINDS if k != kind):
-        Deadline.objects.filter(table=table, kind__in=PLAY_KINDS).exclude(kind=kind).delete()
+        deadline_rows.delete_for_table(table.pk, PLAY_KINDS, but=kind)
     if action is not None:
         set_deadline(action[0], action[1], table=table, version=table.version)
     return action

@@ -111,8 +111,11 @@ def test_two_workers_holding_the_same_bot_deadlines_move_each_bot_once(
 ) -> None:
     tables = []
     for i in range(12):
+        # a person who plays their forced moves themselves: only the bots move here
+        person = make_user(f"p{i}")
+        User.objects.filter(pk=person.pk).update(plays_forced_moves=False)
         table = services.table_create(
-            host=make_user(f"p{i}"), mode=Table.Mode.COMPUTER, rules=PAIRS, bot_level="easy"
+            host=person, mode=Table.Mode.COMPUTER, rules=PAIRS, bot_level="easy"
         )
         tables.append(table)
     now = timezone.now()

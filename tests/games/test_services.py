@@ -227,6 +227,7 @@ def test_moves_out_of_turn_illegal_or_by_watchers_are_refused_with_a_message(
 
 
 def test_bots_move_when_their_deadline_comes_not_before(anna: User) -> None:
+    User.objects.filter(pk=anna.pk).update(plays_forced_moves=False)  # the bots alone move
     rules = PAIRS
     table = services.table_create(
         host=anna, mode=Table.Mode.COMPUTER, rules=rules, bot_level="easy"
