@@ -78,7 +78,11 @@ def think(search: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
 
 
 def _leave_with(parent: int) -> None:
-    """In the child: end when the server does (however it ended: a kill leaves no word)."""
+    """In the child: end when the server does (however it ended: a kill leaves no word);
+    run on the cores the server was kept off, if it was pinned to some (``taskset``)."""
+    elsewhere = _other_cores()
+    if elsewhere:
+        os.sched_setaffinity(0, elsewhere)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -86,6 +90,15 @@ def _leave_with(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="leave-with-the-server", daemon=True).start()
+
+
+def _other_cores() -> set[int]:
+    """The machine's cores this process may not run on (none where it may run on all, or
+    where the system cannot say): a child spawned by a pinned server inherits its pin,
+    and its searches would take the very core it was started to spare."""
+    if not hasattr(os, "sched_getaffinity"):
+        return set()
+    return set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
 
 
 def _replace(broken: ProcessPoolExecutor) -> None:

@@ -121,6 +121,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="with --profile: only the thread holding the GIL, i.e. where the CPU goes "
         "(without it, a thread waiting for the GIL or for the core counts as at work)",
     )
+    p.add_argument(
+        "--own-forced-moves",
+        dest="forced_moves_played",
+        action="store_false",
+        help="the players turn off 'Play my only moves for me' and play them themselves,\n"
+        "as the reference's players did: the same moves for the same work (default: the\n"
+        "site plays them, about two moves in five more a table)",
+    )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", type=Path, default=None, help="write the figures here")
     p.add_argument("--quiet", action="store_true")

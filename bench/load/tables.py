@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
 import random
 import re
 import sys
@@ -150,6 +151,8 @@ class Table:
         while not self.bench.stopping and time.perf_counter() < deadline:
             if await self.until(everyone_plays, 0.05):
                 self.ready = True
+                if not self.bench.args.forced_moves_played:
+                    await self._play_forced_moves_ourselves()
                 return
             if self.pending:
                 await self.until(lambda: not self.pending, 2)
@@ -168,6 +171,16 @@ class Table:
             else:
                 await self.until(lambda: False, 0.2)
         raise RuntimeError(f"table {self.code}: the game did not start")
+
+    async def _play_forced_moves_ourselves(self) -> None:
+        """``--own-forced-moves``: each player turns off "Play my only moves for me" where
+        the table offers it (not an older ``--rev``), as the reference's players had to
+        play them: the same moves for the same work.  Not an action of the window."""
+        for seat in self.seats:
+            toggle = seat.command("forced", within="options")
+            if toggle is not None and toggle.get("on") is False and seat.ws is not None:
+                frame = {**toggle, "HEADERS": {"HX-Request": "true"}}
+                await seat.ws.send(json.dumps(frame))
 
     async def rematch(self) -> None:
         """The match is over: each player presses "rematch" (or follows its link)."""

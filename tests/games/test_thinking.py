@@ -41,6 +41,18 @@ def test_a_search_runs_in_a_child_process_once_the_server_asks() -> None:
     assert move in {str(m) for m in match.round.legal_moves()}
 
 
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: nowhere else to go")
+def test_a_server_pinned_to_a_core_has_its_searches_run_on_the_others() -> None:
+    everything = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {0})  # as the load benchmark pins its server (taskset -c 0)
+    try:
+        thinking.in_child(1)
+        assert thinking.think(os.sched_getaffinity, 0) == set(range(os.cpu_count() or 1)) - {0}
+    finally:
+        thinking.in_place()
+        os.sched_setaffinity(0, everything)
+
+
 def test_elsewhere_a_search_runs_in_place() -> None:
     assert thinking.think(os.getpid) == os.getpid()
 
