@@ -67,6 +67,10 @@ def _shared(template: str, language: str, values: dict[str, Hashable]) -> SafeSt
     if html is not None:
         return html
     html = SafeString(_render(template, values, language))  # a template's own (escaped) output
+    return _keep(key, html)
+
+
+def _keep(key: Hashable, html: SafeString) -> SafeString:
     with _lock:
         _kept[_plain(key)] = html
         while len(_kept) > KEEP:
@@ -87,6 +91,16 @@ def _plain(value: Any) -> Any:
     if kind is not str and issubclass(kind, str) and kind.__hash__ is str.__hash__:
         return str.__str__(value)  # an exact copy (a lazy text, an enumeration's member stay)
     return value
+
+
+def keyed(template: str, key: Hashable, context: dict[str, Any], language: str) -> SafeString:
+    """A region whose whole HTML ``key`` decides (``games.view.regions.KEYED``): rendered
+    with ``context`` the first time it is asked for in ``language``, then looked up."""
+    kept_as = (template, language, "keyed", key)
+    html = _kept.get(kept_as)
+    if html is not None:
+        return html
+    return _keep(kept_as, SafeString(_render(template, context, language)))
 
 
 def render(template: str, context: dict[str, Any], request: HttpRequest | None = None) -> str:

@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString
 from games.live import fragments
 from games.live.markup import LOG_LINE
 from games.view.parts import LogLine, TableView
-from games.view.regions import FLASH, LOG, SEATS, SHARED, VIEW_REGIONS, changed
+from games.view.regions import FLASH, KEYED, LOG, SEATS, SHARED, VIEW_REGIONS, changed
 
 #: The view's regions when the log is sent as its new lines alone.
 VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
@@ -63,14 +63,20 @@ def view_frame(
     address, the user).  Render inside ``translation.override(language)``."""
     lines = new_log_lines(tv, screen.log)
     regions = VIEW_REGIONS if lines is None else VIEW_REGIONS_BUT_LOG
-    # the regions that are a shared fragment are looked up; the others rendered
-    rendered = fragments.render_each(
-        [region for region in regions if region not in SHARED], {**context, "tv": tv}, language
-    )
+    # the regions that are a shared fragment are looked up, so are those whose few
+    # deciding values are known (KEYED); the others rendered
+    context = {**context, "tv": tv}
+    keys = {region: KEYED[region](tv) for region in regions if region in KEYED}
+    drawn = [r for r in regions if r not in SHARED and keys.get(r) is None]
+    rendered = fragments.render_each(drawn, context, language)
     now: dict[str, str] = {FLASH: fragments.shared_in(language, FLASH)}
     for region in regions:
-        shared = region in SHARED
-        now[region] = fragments.region_html(region, tv, language) if shared else next(rendered)
+        if region in SHARED:
+            now[region] = fragments.region_html(region, tv, language)
+        elif keys.get(region) is not None:
+            now[region] = fragments.keyed(region, keys[region], context, language)
+        else:
+            now[region] = next(rendered)
     sent = changed(now, screen.regions)
     shown = {**screen.regions, **now}
     added = ""

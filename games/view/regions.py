@@ -103,3 +103,27 @@ SHARED: dict[str, tuple[str, Callable[[Any], Values]]] = {
     "games/_deal.html": ("games/_deal_body.html", _deal),
     "games/_scores.html": ("games/_score_body.html", _scores),
 }
+
+
+def _lobby(tv: Any) -> Hashable | None:
+    # while a game is played (or over), the lobby is an empty hidden section
+    return "hidden" if not tv.waiting and tv.table.status != "cancelled" else None
+
+
+def _text(tv: Any) -> Hashable | None:
+    # the table as text is drawn only for a player who chose it, during play
+    return "hidden" if not (tv.text_mode and tv.playing) else None
+
+
+def _options(tv: Any) -> Hashable | None:
+    return (tv.plays_forced_moves, tv.text_mode, tv.match_over)
+
+
+#: region template -> the few view values that decide its whole HTML when they do (None:
+#: they do not, render it): a frame looks such a region up, rendered once per language
+#: and values, instead of rendering it for every viewer at every version
+KEYED: dict[str, Callable[[Any], Hashable | None]] = {
+    "games/_lobby.html": _lobby,
+    "games/_text.html": _text,
+    "games/_options.html": _options,
+}

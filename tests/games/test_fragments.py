@@ -21,6 +21,7 @@ from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from games.view.parts import SeatLabel
+from games.view.regions import KEYED
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 
@@ -198,3 +199,48 @@ def test_a_frame_after_a_move_carries_the_new_log_line_alone(pairs_table: Table)
     assert after.log.lines == screen.log.lines + 1  # type: ignore[union-attr]
     again, _same = frame_of(pairs_table, player, after)
     assert again == ""  # nothing moved: nothing to send
+
+
+def test_a_region_its_few_values_decide_is_the_pages_own_whatever_else_changed(
+    pairs_table: Table,
+) -> None:
+    """The lobby, the text table and the options are looked up by the values that decide
+    them (``KEYED``): at every version of a hand, for each player and a spectator, with
+    the options switched, the region a frame looks up is the one the page renders."""
+    fragments.forget()
+    anna = seat_user(pairs_table, 0)
+    services.text_mode_choose(user=anna, on=True, table_id=pairs_table.pk)
+    services.forced_moves_choose(user=anna, on=False, table_id=pairs_table.pk)
+    bruno = seat_user(pairs_table, 1)  # the text table, and forced moves played for him
+    services.text_mode_choose(user=bruno, on=True, table_id=pairs_table.pk)
+    viewers = [seat_user(pairs_table, n) for n in range(4)] + [None]
+    rng, looked_up = random.Random(2), 0
+    for _ in range(12):
+        for user in viewers:
+            tv = table_view(table=pairs_table.pk, user=user)
+            context = {"tv": tv, "share_url": "", "user": user}
+            for region, key_of in KEYED.items():
+                key = key_of(tv)
+                if key is None:
+                    continue
+                looked_up += 1
+                assert fragments.keyed(region, key, context, "en") == fragments.render(
+                    region, context
+                )
+        if load_match(pairs_table).over:
+            break
+        play_a_legal_move(pairs_table, rng)
+    assert looked_up >= 12 * 5 * 2
+
+
+def test_the_options_are_rendered_once_for_every_viewer_and_version(
+    pairs_table: Table, rendered: Counter[str]
+) -> None:
+    fragments.forget()
+    players = [seat_user(pairs_table, n) for n in range(4)]
+    screens = [frame_of(pairs_table, player)[1] for player in players]
+    for _ in range(3):
+        play_a_legal_move(pairs_table)
+        screens = [frame_of(pairs_table, p, s)[1] for p, s in zip(players, screens, strict=True)]
+    assert rendered["games/_options.html"] == 1
+    assert rendered["games/_lobby.html"] == 1  # hidden during play, alike for everyone
