@@ -41,6 +41,27 @@ from games.live import fragments, presence
 from games.models import Table
 from games.records import load_match
 
+#: Row locks, SKIP LOCKED and the ledger's triggers do nothing on SQLite: such tests run
+#: on PostgreSQL only (``make test-scaleout``), as do those marked ``postgres``.
+postgres_only = pytest.mark.skipif(
+    connections["default"].vendor != "postgresql",
+    reason="needs PostgreSQL (DATABASE_URL=postgres://…; make test-scaleout)",
+)
+#: Several daphne processes sharing one Redis: PostgreSQL and Redis both.
+postgres_and_redis_only = pytest.mark.skipif(
+    connections["default"].vendor != "postgresql" or not os.environ.get("REDIS_URL"),
+    reason="needs PostgreSQL and Redis (make test-scaleout)",
+)
+
+
+@pytest.fixture(autouse=True)
+def marked_postgres_on_postgres_only(request: pytest.FixtureRequest) -> None:
+    """A test marked ``postgres`` runs on PostgreSQL only (``postgres_only``)."""
+    if request.node.get_closest_marker("postgres") and connections["default"].vendor != (
+        "postgresql"
+    ):
+        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://…; make test-scaleout)")
+
 
 @pytest.fixture(autouse=True)
 def no_background_clock(settings: pytest.FixtureRequest) -> None:

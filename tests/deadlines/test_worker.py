@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 from django.db.models import F
 from django.utils import timezone
 
@@ -30,15 +30,12 @@ from tests.fixtures import (
     PAIRS,
     a_worker_made_a_pass,
     manage_last_line,
+    postgres_only,
     sqlite_value,
     until,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="row locks and SKIP LOCKED need PostgreSQL"
-)
 
 
 def two_workers(work: Callable[[], None]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
 from accounts.models import User
 from economy.models import Account, Reason
@@ -22,13 +21,6 @@ from tests.fixtures import *  # noqa: F403
 @pytest.fixture(autouse=True)
 def fast_passwords(settings: pytest.FixtureRequest) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
-
-
-@pytest.fixture(autouse=True)
-def postgres_only(request: pytest.FixtureRequest) -> None:
-    """Row locks and triggers do nothing on SQLite: such tests run on PostgreSQL only."""
-    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://…)")
 
 
 @pytest.fixture

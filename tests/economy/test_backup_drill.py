@@ -18,11 +18,11 @@ from accounts.models import User
 from economy.selectors import balance_of
 from games.models import Table
 from games.services.stakes import stake_table_sit
-from tests.fixtures import manage_last_line, play_a_legal_move
+from tests.fixtures import manage_last_line, play_a_legal_move, postgres_only
 from tests.stakes import DUEL, play_to_the_end, rich  # noqa: F401  (rich: a fixture)
 
 pytestmark = [
-    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL"),
+    postgres_only,
     pytest.mark.django_db(transaction=True),  # pg_dump reads what is committed
 ]
 

@@ -19,8 +19,8 @@ from games.kinds import COACH
 from games.models import Hand, MoveReview, Table
 from games.models import Move as StoredMove
 from games.records import load_match
-from tests.deadlines.test_worker import postgres_only, two_workers
-from tests.fixtures import DUELLO, play_a_legal_move
+from tests.deadlines.test_worker import two_workers
+from tests.fixtures import DUELLO, play_a_legal_move, postgres_only
 
 pytestmark = pytest.mark.django_db
 

@@ -31,9 +31,8 @@ from games.engine import PRESETS, Rules
 from games.kinds import STAKE_FILL
 from games.models import Table
 from games.services.stakes import stake_table_sit
-from tests.deadlines.test_worker import postgres_only
 from tests.economy.conftest import balance, drain_to
-from tests.fixtures import answers, race, said, signed_in
+from tests.fixtures import answers, postgres_only, race, said, signed_in
 from tests.stakes import pot, rich  # noqa: F401  (rich: a fixture)
 
 pytestmark = [pytest.mark.postgres, postgres_only, pytest.mark.django_db(transaction=True)]

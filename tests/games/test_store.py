@@ -11,8 +11,8 @@ from games import services, states
 from games.models import Move, Table
 from games.records import load_match
 from games.view.errors import GameError
-from tests.deadlines.test_worker import postgres_only, two_workers
-from tests.fixtures import play_a_legal_move, seat_user, version_of
+from tests.deadlines.test_worker import two_workers
+from tests.fixtures import play_a_legal_move, postgres_only, seat_user, version_of
 
 
 def _the_move_on_turn(table: Table) -> tuple[int, str]:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,13 +17,6 @@ from league.weeks import week_of
 from tests.fixtures import *  # noqa: F403
 
 Finished = Callable[..., Table]
-
-
-@pytest.fixture(autouse=True)
-def postgres_only(request: pytest.FixtureRequest) -> None:
-    """Row locks do nothing on SQLite: such tests run on PostgreSQL only."""
-    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://…)")
 
 
 @pytest.fixture

@@ -25,14 +25,11 @@ from games import services
 from games.engine import PRESETS
 from games.models import Move, Table
 from realtime.constants import SERVICE_RESTART
-from tests.fixtures import version_of
+from tests.fixtures import postgres_and_redis_only, version_of
 from tests.site.test_scaled import first_move, session_cookie
 
 pytestmark = [
-    pytest.mark.skipif(
-        connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"),
-        reason="needs PostgreSQL and Redis (make test-scaleout)",
-    ),
+    postgres_and_redis_only,
     pytest.mark.django_db(transaction=True),
 ]
 

@@ -24,13 +24,10 @@ from games.engine import PRESETS
 from games.models import Move, Table
 from games.records import load_match
 from matchmaking.services import queue_join
-from tests.fixtures import version_of
+from tests.fixtures import postgres_and_redis_only, version_of
 
 pytestmark = [
-    pytest.mark.skipif(
-        connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"),
-        reason="needs PostgreSQL and Redis (make test-scaleout)",
-    ),
+    postgres_and_redis_only,
     pytest.mark.django_db(transaction=True),
 ]
 

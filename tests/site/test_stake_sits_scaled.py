@@ -30,13 +30,11 @@ from games.kinds import STAKE_FILL
 from games.models import Table
 from games.services.stakes import stake_table_expire
 from tests.economy.conftest import drain_to
+from tests.fixtures import postgres_and_redis_only
 from tests.stakes import play_to_the_end
 
 pytestmark = [
-    pytest.mark.skipif(
-        connection.vendor != "postgresql" or not os.environ.get("REDIS_URL"),
-        reason="needs PostgreSQL and Redis (make test-scaleout)",
-    ),
+    postgres_and_redis_only,
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,
 ]
