@@ -87,13 +87,15 @@ django_shim.activate(${JSON.stringify(language)}, Path("/offline/locale"))
 function answer(message) {
   switch (message.type) {
     case "start":
-      return session.start(message.settings);
+      return session.start(message.settings, message.choices || "{}");
     case "resume":
-      return session.resume(message.saved);
+      return session.resume(message.saved, message.choices || "{}");
     case "command":
       return session.command(message.vals);
     case "computer":
       return session.computer();
+    case "forced":
+      return session.forced(message.version);
   }
   throw new Error("unknown message " + message.type);
 }

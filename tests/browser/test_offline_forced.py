@@ -1,0 +1,78 @@
+"""The offline game plays the player's only move for them after a second, as the site's
+tables do (``games.forced``: the same decision, the same countdown), and the player's
+choice to play them themselves is kept in this browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LiveSite, wait_for
+from .pages import MY_MOVES
+from .test_offline_game import head_version, start_offline, watch
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"360x640": {"width": 360, "height": 640}, "1280x800": {"width": 1280, "height": 800}}
+COUNTDOWN = "#status .countdown.forced"
+CHOICES = "JSON.parse(localStorage.getItem('domino.offline.choices'))"
+
+
+def to_a_forced_turn(page: Any) -> int:
+    """Play (the first move offered, the next hand) until the player's turn comes with
+    a single legal move; that turn's version."""
+    for _ in range(200):
+        page.wait_for_selector(
+            '#table-head[data-your-turn="1"], #next-hand, #rematch', timeout=60_000
+        )
+        seen = head_version(page)
+        if page.locator(COUNTDOWN).count():
+            return seen
+        if page.locator("#rematch").count():
+            page.click("#rematch")
+        elif page.locator("#next-hand").count():
+            page.click("#next-hand")
+        else:
+            page.locator(MY_MOVES).first.click()
+        wait_for(
+            page,
+            f"+document.querySelector('#table-head').dataset.version > {seen}",
+            timeout=30_000,
+        )
+    raise AssertionError("no forced turn in 200 moves")
+
+
+def test_offline_the_players_only_move_is_played_for_them_after_a_second(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport=SIZES["360x640"], device_scale_factor=1)
+    page = watch(context.new_page(), errors)
+    start_offline(page, live_site.url, preset="domino", bot_level="easy")
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        version = to_a_forced_turn(page)
+        countdown = page.locator(COUNTDOWN)
+        assert "La tua unica mossa: giocata per te tra" in countdown.inner_text()
+        assert page.locator("#forced-moves").get_attribute("aria-pressed") == "true"
+        page.screenshot(path=artifacts / f"offline-forced-{size}.png")
+        # nobody clicks: the move is played all the same, and the log says how
+        wait_for(
+            page,
+            f"+document.querySelector('#table-head').dataset.version > {version}",
+            timeout=15_000,
+        )
+        assert "giocata in automatico" in page.locator("#log").inner_text()
+    # turned off, it stays off in this browser (the worker then sets no countdown:
+    # tests/offline/test_offline_table.py)
+    page.click("#forced-moves")
+    wait_for(page, "document.querySelector('#forced-moves').ariaPressed === 'false'")
+    assert page.evaluate(CHOICES)["plays_forced_moves"] is False
+    page.reload()
+    page.wait_for_selector("#offline-table #forced-moves", timeout=120_000)
+    assert page.locator("#forced-moves").get_attribute("aria-pressed") == "false"
+    assert page.evaluate(CHOICES)["plays_forced_moves"] is False
+    context.close()
+    assert errors == []
