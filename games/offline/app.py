@@ -23,7 +23,9 @@ from django.utils.translation import gettext as _
 from games.offline.render import Renderer
 from games.offline.table import OfflineGame
 from games.view.errors import GameError
+from games.view.parts import TableView
 from games.view.regions import changed
+from games.view.typed import read_typed, sentence
 
 _rng = random.SystemRandom()
 #: The buttons of the player's choices (templates/regions/games/_options.html).
@@ -54,19 +56,30 @@ class Session:
                 if isinstance(kept.get(name), bool):
                     self.choices[name] = kept[name]
 
+    def _view(self, now: float) -> TableView:
+        game = self.game
+        assert game is not None
+        return game.view(
+            mode_label=_("against the computer, without connection"),
+            plays_forced_moves=self.choices["plays_forced_moves"],
+            text_mode=self.choices["text_mode"],
+            now=now,
+        )
+
     def _frame(
-        self, *, flash: str = "", whole: bool = False, extra: dict[str, Any] | None = None
+        self,
+        *,
+        flash: str = "",
+        kind: str = "error",
+        done: str | None = None,
+        whole: bool = False,
+        extra: dict[str, Any] | None = None,
     ) -> str:
         game = self.game
         assert game is not None
         now = self.clock()
         forced = self.choices["plays_forced_moves"]
-        tv = game.view(
-            mode_label=_("against the computer, without connection"),
-            plays_forced_moves=forced,
-            text_mode=self.choices["text_mode"],
-            now=now,
-        )
+        tv = self._view(now)
         frame: dict[str, Any] = {
             "version": game.version,
             "saved": game.saved(),
@@ -80,7 +93,7 @@ class Session:
             regions = self.renderer.regions(tv)
             frame["regions"] = changed(regions, self.shown)
             self.shown = regions
-            frame["flash"] = self.renderer.flash(flash) if flash else ""
+            frame["flash"] = self.renderer.flash(flash, kind, done) if flash else ""
         frame["over"] = game.match.over
         if game.match.over:
             frame["summary"] = game.summary()
@@ -126,10 +139,33 @@ class Session:
                     raise GameError(_("That request could not be read."))
                 self.choices[choice] = command["on"]
                 return self._frame()
+            if command.get("action") == "type":
+                return self._typed(command)
             self.game.command(command, now=self.clock())
         except (GameError, ValueError) as error:
             message = error.message if isinstance(error, GameError) else ""
             return self._frame(flash=message or _("That request could not be read."))
+        return self._frame()
+
+    def _typed(self, command: dict[str, Any]) -> str:
+        """A typed command (``games.view.typed``, as the site's tables read them): a
+        question answered with a sentence of the table as text, a move or the next hand
+        played as their buttons would; ``GameError`` when it cannot be done."""
+        game = self.game
+        assert game is not None
+        text, version = command.get("text"), command.get("version")
+        if not isinstance(text, str):
+            raise GameError(_("That request could not be read."))
+        tv = self._view(self.clock())
+        typed = read_typed(tv, text)
+        if typed.kind == "tell":
+            told = sentence(self.renderer.env, typed.value, tv)
+            return self._frame(flash=told, kind="info", done="type")
+        if typed.kind == "move":
+            game.command({"action": "move", "move": typed.value, "version": version})
+        elif typed.kind == "next":
+            game.command({"action": "next", "version": version}, now=self.clock())
+        # "back": nobody is ever away from this table
         return self._frame()
 
     def forced(self, version: int) -> str:

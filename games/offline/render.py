@@ -85,8 +85,8 @@ class Renderer:
             if template != FLASH
         }
 
-    def flash(self, message: str, kind: str = "error") -> str:
-        return self.render(FLASH, {"message": message, "kind": kind})
+    def flash(self, message: str, kind: str = "error", done: str | None = None) -> str:
+        return self.render(FLASH, {"message": message, "kind": kind, "done": done})
 
     # -- what the templates call ---------------------------------------------
 

@@ -159,12 +159,22 @@ live.addEventListener("click", (event) => {
     return;
   }
   const button = event.target.closest("[ws-send]");
-  if (!button || !live.contains(button)) return;
+  if (!button || !live.contains(button) || button.tagName === "FORM") return; // a form: its submit
   event.preventDefault();
   send({ type: "command", vals: button.getAttribute("hx-vals") || "{}" });
   // table.js: one move at a time, the hand waits for the next frame (as htmx's ws
   // extension announces a send)
   button.dispatchEvent(new CustomEvent("htmx:wsConfigSend", { bubbles: true }));
+});
+
+// The typed commands' form (the table as text): sent as the site's is, its words with it.
+live.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[ws-send]");
+  if (!form || !live.contains(form)) return;
+  event.preventDefault();
+  const vals = { ...JSON.parse(form.getAttribute("hx-vals") || "{}"), ...Object.fromEntries(new FormData(form)) };
+  send({ type: "command", vals: JSON.stringify(vals) });
+  form.dispatchEvent(new CustomEvent("htmx:wsConfigSend", { bubbles: true })); // table.js empties the box
 });
 
 // ---- games: new, kept, finished ----

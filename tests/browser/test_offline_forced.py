@@ -76,3 +76,46 @@ def test_offline_the_players_only_move_is_played_for_them_after_a_second(
     assert page.evaluate(CHOICES)["plays_forced_moves"] is False
     context.close()
     assert errors == []
+
+
+def test_offline_the_table_as_text_takes_typed_commands(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport=SIZES["360x640"], device_scale_factor=1)
+    page = watch(context.new_page(), errors)
+    page.goto(f"{live_site.url}/offline/")
+    page.evaluate(
+        "localStorage.setItem('domino.offline.choices',"
+        " JSON.stringify({plays_forced_moves: false}))"
+    )
+    start_offline(page, live_site.url, preset="duello", bot_level="easy")
+    page.wait_for_selector('#table-head[data-your-turn="1"]', timeout=60_000)
+    page.click("#text-mode")
+    box = page.locator("#command")
+    box.wait_for(timeout=30_000)
+    assert page.evaluate(CHOICES)["text_mode"] is True
+    box.fill("mano")
+    box.press("Enter")
+    page.wait_for_selector("#flash .flash.info", timeout=30_000)
+    assert "Le tue tessere:" in page.locator("#flash").inner_text()
+    assert box.input_value() == ""  # emptied for the next command
+    # a move typed: the first the hand offers, in words
+    seen = head_version(page)
+    offered = page.locator("#hand .tile-button, #hand .tile-select, #hand #draw, #hand #pass")
+    first = offered.first
+    if first.get_attribute("id") in ("draw", "pass"):
+        words = "pesca" if first.get_attribute("id") == "draw" else "passo"
+    else:
+        tile = first.locator("xpath=ancestor::li[1]").get_attribute("data-tile")
+        high, low = tile.split("|")
+        ends = first.locator("xpath=ancestor::li[1]").locator(".ends-choice button").count()
+        words = f"gioca {high} {low}" + (" sinistra" if ends > 1 else "")
+    box.fill(words)
+    box.press("Enter")
+    wait_for(
+        page, f"+document.querySelector('#table-head').dataset.version > {seen}", timeout=30_000
+    )
+    page.screenshot(path=artifacts / "offline-text-360x640.png", full_page=True)
+    context.close()
+    assert errors == []

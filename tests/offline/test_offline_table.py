@@ -226,3 +226,39 @@ out(choices=off["choices"], forced_ms=off["forced_ms"], status=s.shown["status"]
     assert 'id="forced-moves" aria-pressed="false"' in str(result["options"])
     assert result["after"] == result["version"]  # nothing played for them
     assert result["bad"]
+
+
+def test_the_table_as_text_and_typed_commands_as_at_the_sites_tables() -> None:
+    result = run(
+        """
+s.clock = lambda: 1000.0
+s.choose(json.dumps({"plays_forced_moves": False}))
+frame = start(preset="duello")
+while s.game.computer_to_play():
+    frame = json.loads(s.computer())
+on = command(action="text", on=True)
+version = s.game.version
+def typed(text):
+    return command(action="type", text=text, version=s.game.version)
+hand = typed("mano")
+nonsense = typed("vola via")
+r = s.game.match.round
+move = r.legal_moves()[0]
+if hasattr(move, "tile"):
+    side = "sinistra" if move.end == "left" else "destra"
+    words = f"gioca {move.tile.high} {move.tile.low} {side}"
+else:
+    words = str(move)  # draw or pass
+played = typed(words)
+out(choices=on["choices"], text=s.shown["text"] if "text" in s.shown else "",
+    hand=hand["flash"], nonsense=nonsense["flash"], version=version,
+    after=played["version"], actor=played["saved"]["actors"][-1])
+"""
+    )
+    assert result["choices"] == {"plays_forced_moves": False, "text_mode": True}
+    assert 'id="command-form"' in str(result["text"])
+    assert 'class="flash info" data-done="type"' in str(result["hand"])
+    assert "Le tue tessere:" in str(result["hand"])
+    assert 'class="flash error"' in str(result["nonsense"]) and "aiuto" in str(result["nonsense"])
+    assert result["after"] == int(result["version"]) + 1  # type: ignore[call-overload]
+    assert result["actor"] == "person"
