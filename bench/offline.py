@@ -234,6 +234,11 @@ def moves_and_decisions(browser: Any, base: str, moves: int) -> dict[str, Any]:
     for level in ("easy", "medium", "hard"):
         page.goto(f"{base}/offline/")
         page.evaluate("localStorage.clear()")
+        # every move the player's click: none played for them meanwhile (a forced one)
+        page.evaluate(
+            "localStorage.setItem('domino.offline.choices',"
+            " JSON.stringify({plays_forced_moves: false}))"
+        )
         page.reload()
         page.wait_for_function(READY, timeout=60_000)
         page.select_option("#offline-form [name=preset]", "domino")
