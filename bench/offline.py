@@ -172,6 +172,18 @@ def offline_openings(browser: Any, base: str, runs: int) -> dict[str, Any]:
 
 
 PREPARED = "localStorage.getItem('domino.offline.prepared') !== null"
+#: Where the preparation's time went, ms after the page was asked for: the page's
+#: marks (static/js/install.js) and the preparing worker's (static/offline/worker.js).
+PREPARATION = """() => {
+  const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
+  const steps = {load: performance.getEntriesByType("navigation")[0].loadEventEnd,
+    "sw-ready": at("offline-sw-ready"), "prepare-start": at("offline-prepare-start")};
+  const prepared = performance.getEntriesByName("offline-prepared")[0];
+  for (const [name, when] of Object.entries(prepared ? prepared.detail.marks : {})) {
+    steps[name] = prepared.detail.origin + when - performance.timeOrigin;
+  }
+  return steps;
+}"""
 
 
 def first_offline_open(browser: Any, base: str, runs: int) -> dict[str, Any]:
@@ -180,6 +192,7 @@ def first_offline_open(browser: Any, base: str, runs: int) -> dict[str, Any]:
     usable): opening the installed app with the network off to the first playable
     hand, each run in a new browser profile."""
     opened, prepared, restored = [], [], []
+    preparation: dict[str, list[float]] = {}
     for _ in range(runs):
         context = browser.new_context(viewport=DESKTOP, service_workers="allow", bypass_csp=True)
         page = context.new_page()
@@ -187,6 +200,9 @@ def first_offline_open(browser: Any, base: str, runs: int) -> dict[str, Any]:
         usable = page.evaluate("performance.now()")
         page.wait_for_function(PREPARED, timeout=300_000, polling=50)
         prepared.append(page.evaluate("performance.now()") - usable)
+        for name, at in page.evaluate(PREPARATION).items():
+            if at is not None:
+                preparation.setdefault(name, []).append(at)
         context.set_offline(True)
         page.goto(f"{base}/offline/")
         page.wait_for_function(READY, timeout=60_000, polling=5)
@@ -200,6 +216,12 @@ def first_offline_open(browser: Any, base: str, runs: int) -> dict[str, Any]:
         "first_open_median_ms": round(statistics.median(opened)),
         "restored": restored,
         "prepared_after_usable_ms": [round(v) for v in prepared],
+        # the visit's preparation step by step (the first start of CPython, its
+        # snapshot made and kept): medians, ms after the page was asked for
+        "preparation_steps_ms": {
+            name: round(statistics.median(times))
+            for name, times in sorted(preparation.items(), key=lambda item: min(item[1]))
+        },
     }
 
 
@@ -212,6 +234,11 @@ def moves_and_decisions(browser: Any, base: str, moves: int) -> dict[str, Any]:
     for level in ("easy", "medium", "hard"):
         page.goto(f"{base}/offline/")
         page.evaluate("localStorage.clear()")
+        # every move the player's click: none played for them meanwhile (a forced one)
+        page.evaluate(
+            "localStorage.setItem('domino.offline.choices',"
+            " JSON.stringify({plays_forced_moves: false}))"
+        )
         page.reload()
         page.wait_for_function(READY, timeout=60_000)
         page.select_option("#offline-form [name=preset]", "domino")

@@ -49,6 +49,7 @@ MODULES = (
     "accounts/names.py",
     "games/__init__.py",
     "games/constants.py",
+    "games/forced.py",
 )
 CATALOG = "locale/it/LC_MESSAGES/django.mo"
 TEMPLATES = "templates/regions"

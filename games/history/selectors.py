@@ -96,6 +96,9 @@ class ReplayStep(NamedTuple):
     said: str  # the move in words
     mark: str = ""  # the coach's mark of a person's move: "?!", "?" or "??"
     coach: str = ""  # on a marked move: the play the coach preferred, and why
+    played: str = ""  # the end a tile was played on: "left", "right"; "" for the opening,
+    # a draw, a pass or the deal (as the table's last move says it)
+    kind: str = ""  # the move's kind: "play", "draw", "pass"; "" for the deal
 
 
 class ReplayHand(NamedTuple):
@@ -188,17 +191,28 @@ def _steps(
     steps = [_step(r, None, _("The deal."))]
     for ply, event in enumerate(done.log):
         r.play(event.move)
-        said = _said(event.move, event.ends, names[event.seat])
+        move = event.move
+        said = _said(move, event.ends, names[event.seat])
+        kind = "play" if isinstance(move, Play) else "draw" if isinstance(move, Draw) else "pass"
+        played = move.end if isinstance(move, Play) and event.ends is not None else ""
         review = reviews.get(ply)
-        if review is None or not review.mark:
-            steps.append(_step(r, event.seat, said))
-        else:
+        mark, advice = ("", "")
+        if review is not None and review.mark:
             mark, advice = coach_words(review, opening=event.ends is None)
-            steps.append(_step(r, event.seat, said, mark, advice))
+        steps.append(_step(r, event.seat, said, mark, advice, played=played, kind=kind))
     return tuple(steps)
 
 
-def _step(r: Round, seat: int | None, said: str, mark: str = "", coach: str = "") -> ReplayStep:
+def _step(
+    r: Round,
+    seat: int | None,
+    said: str,
+    mark: str = "",
+    coach: str = "",
+    *,
+    played: str = "",
+    kind: str = "",
+) -> ReplayStep:
     return ReplayStep(
         line=tuple(str(p) for p in r.line),
         hands=tuple(tuple(str(t) for t in hand) for hand in r.hands),
@@ -207,6 +221,8 @@ def _step(r: Round, seat: int | None, said: str, mark: str = "", coach: str = ""
         said=said,
         mark=mark,
         coach=coach,
+        played=played,
+        kind=kind,
     )
 
 

@@ -6,15 +6,27 @@ replay, a hand being played no proof."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.html import format_html
 
 from games.engine import ALL_TILES, Placed
-from games.history.selectors import match_proofs, record_of, replay_of, verified_hand
+from games.history.selectors import (
+    ReplayHand,
+    ReplayStep,
+    match_proofs,
+    record_of,
+    replay_of,
+    verified_hand,
+)
+from games.live.fragments import shared_html
 from games.models import Table
 from games.selectors import table_by_code
-from games.view.drawing import placed_tile, small_tile, tile_sprite
+from games.view.drawing import small_tile, tile_sprite
+from games.view.snake import snake
 
 
 def _table(code: str) -> Table:
@@ -25,11 +37,32 @@ def _table(code: str) -> Table:
 
 
 def _tile_palette() -> list[tuple[str, str]]:
-    """Every face the replay's script draws, by its text: the line's tiles as they lie
-    (either way round) and the hands' small ones."""
-    faces = [(f"s{t}", str(small_tile(t))) for t in ALL_TILES]
-    faces += [(f"p{a}|{b}", str(placed_tile(Placed(a, b)))) for a in range(7) for b in range(7)]
-    return faces
+    """Every face the replay's script draws in the hands, by its text: the small tiles."""
+    return [(f"s{t}", str(small_tile(t))) for t in ALL_TILES]
+
+
+def step_line(step: ReplayStep) -> str:
+    """The line after ``step`` as the table draws it: the snake (``games.view.snake``)
+    in the table's own fragment, its last tile marked as the table marks a move's;
+    "" for an empty line."""
+    if not step.line:
+        return ""
+    line = tuple(Placed(*map(int, text.split("|"))) for text in step.line)
+    tiles = shared_html(
+        "games/_line.html",
+        line=line,
+        last_kind=step.kind or None,
+        last_end=step.played if step.kind else None,
+    )
+    return format_html('<div class="snake {}">{}</div>', snake(line).line, tiles)
+
+
+def steps_data(hand: ReplayHand) -> list[dict[str, Any]]:
+    """A hand's steps for the replay's script: each with its line drawn (``board``)."""
+    return [
+        {**data, "board": step_line(step)}
+        for step, data in zip(hand.steps, hand.steps_data(), strict=True)
+    ]
 
 
 def replay(request: HttpRequest, code: str) -> HttpResponse:
@@ -48,6 +81,7 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
             "share_url": share_url,
             "sprite": tile_sprite(),
             "palette": _tile_palette(),
+            "steps": [steps_data(hand) for hand in shown.hands],
         },
     )
 

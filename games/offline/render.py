@@ -4,7 +4,9 @@ table's answers to what needs the server (addresses, shared fragments, clocks)."
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import time
+from collections.abc import Callable, Hashable, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +24,14 @@ from games.view.templating import RegionsEnvironment
 
 class Renderer:
     """The live templates from ``templates``, with the site's addresses ``urls``
-    (name -> address, ``{}`` standing for an argument) in the active language."""
+    (name -> address, ``{}`` standing for an argument) in the active language; its
+    countdowns from ``clock`` (the page's: seconds since the epoch)."""
 
-    def __init__(self, templates: Path, urls: Mapping[str, str]) -> None:
+    def __init__(
+        self, templates: Path, urls: Mapping[str, str], clock: Callable[[], float] = time.time
+    ) -> None:
         self.urls = dict(urls)
+        self.clock = clock
         self._kept: dict[Hashable, Markup] = {}
         # compiled to Python at set-up (tools/build_offline.py), else read and compiled here
         compiled = templates.with_name(templates.name + "_compiled")
@@ -50,9 +56,15 @@ class Renderer:
             seat_box=self.seat_box,
             log_lines=self.log_lines,
             settings_fields=lambda rules: (),  # the stake tables' form: none offline
-            ms_until=lambda moment: 0,  # no clocks offline
+            ms_until=self.ms_until,  # the player's forced move: the only clock offline
         )
         self.env = env
+
+    def ms_until(self, moment: datetime | None) -> int:
+        """Milliseconds from now until ``moment``; 0 once it is past."""
+        if moment is None:
+            return 0
+        return max(0, round((moment.timestamp() - self.clock()) * 1000))
 
     def url(self, name: str, *args: object) -> str:
         address = self.urls.get(name, "")
@@ -73,8 +85,8 @@ class Renderer:
             if template != FLASH
         }
 
-    def flash(self, message: str, kind: str = "error") -> str:
-        return self.render(FLASH, {"message": message, "kind": kind})
+    def flash(self, message: str, kind: str = "error", done: str | None = None) -> str:
+        return self.render(FLASH, {"message": message, "kind": kind, "done": done})
 
     # -- what the templates call ---------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -22,8 +23,9 @@ from games.engine import (
     make_bot,
     parse_move,
 )
+from games.forced import forced_delay, only_move
 from games.view.bot_names import bot_name
-from games.view.build import SeatFacts, build_view
+from games.view.build import Clocks, SeatFacts, build_view
 from games.view.errors import GameError, illegal_move_message
 from games.view.parts import TableView
 from games.view.presets import describe_rules, rules_from_fields
@@ -63,6 +65,8 @@ class OfflineGame:
     bots: dict[int, Any] = field(default_factory=dict)
     thought_ms: float = 0.0  # how long the computer's last decision took (the benchmark's)
     thought_forced: bool = False  # and whether it had a single legal move
+    dealt: float = 0.0  # when the hand being played was dealt (seconds, the page's clock)
+    actors: list[str] = field(default_factory=list)  # who made each move of this hand
 
     @classmethod
     def new(cls, fields: dict[str, str], level: str, *, now: float = 0.0) -> OfflineGame:
@@ -77,7 +81,7 @@ class OfflineGame:
         names: list[str] = [""]
         for _seat in range(1, rules.players):
             names.append(bot_name(level, taken=names))
-        return cls(rules, level, names, Match(rules), started=now)
+        return cls(rules, level, names, Match(rules), started=now, dealt=now)
 
     @classmethod
     def from_saved(cls, saved: dict[str, Any]) -> OfflineGame:
@@ -95,6 +99,8 @@ class OfflineGame:
             match,
             version=int(saved["version"]),
             started=float(saved.get("started", 0.0)),
+            dealt=float(saved.get("dealt", 0.0)),
+            actors=[str(a) for a in saved.get("actors", ["person"] * len(match.round.log))],
         )
 
     def saved(self) -> dict[str, Any]:
@@ -105,13 +111,16 @@ class OfflineGame:
             "record": self.match.record(),
             "version": self.version,
             "started": self.started,
+            "dealt": self.dealt,
+            "actors": self.actors,
         }
 
     # -- the player's commands (what the table's buttons send) ---------------
 
-    def command(self, vals: dict[str, Any]) -> None:
+    def command(self, vals: dict[str, Any], *, now: float = 0.0) -> None:
         """A button's command: ``move`` or ``next`` (the next hand), at the version the
-        button was drawn for.  ``GameError`` (nothing changes) when it cannot be done."""
+        button was drawn for (``now``: when, for the next hand's deal).  ``GameError``
+        (nothing changes) when it cannot be done."""
         action, version = vals.get("action"), vals.get("version")
         if action not in ("move", "next") or type(version) is not int:
             raise GameError(_("That request could not be read."))
@@ -124,6 +133,7 @@ class OfflineGame:
             if not round_.over:
                 raise GameError(_("This hand is still being played."))
             self.match.next_round()
+            self.dealt, self.actors = now, []
         else:
             if round_.over:
                 raise GameError(_("This hand is over."))
@@ -138,7 +148,34 @@ class OfflineGame:
                 round_.play(move)
             except IllegalMoveError as error:
                 raise GameError(illegal_move_message(error)) from None
+            self.actors.append("person")
         self.version += 1
+
+    # -- the player's forced moves (games.forced: as the site's worker plays them) --
+
+    def forced_in(self, now: float, *, plays_forced_moves: bool) -> float | None:
+        """Seconds until the player's only move is played for them (None: it is not
+        their turn, they have a choice, or they play their forced moves themselves)."""
+        round_ = self.match.round
+        if not plays_forced_moves or round_.over or round_.turn != YOU:
+            return None
+        if only_move(round_) is None:
+            return None
+        return forced_delay(now - self.dealt)
+
+    def forced_move(self, version: int) -> bool:
+        """The player's only move, played for them, if the table is still at
+        ``version`` (the one the countdown was shown at) and it is still their only one."""
+        round_ = self.match.round
+        if version != self.version or round_.over or round_.turn != YOU:
+            return False
+        move = only_move(round_)
+        if move is None:
+            return False
+        round_.play(move)
+        self.actors.append("forced")
+        self.version += 1
+        return True
 
     # -- the computer's seats -----------------------------------------------
 
@@ -148,7 +185,7 @@ class OfflineGame:
 
     def move_forced(self) -> bool:
         """The seat to act has a single legal move."""
-        return len(self.match.round.legal_moves()) == 1
+        return only_move(self.match.round) is not None
 
     def computer_delay(self, rng: random.Random) -> float:
         """How long the computer seems to think before this move, in seconds: as at
@@ -168,12 +205,22 @@ class OfflineGame:
         move = bot.choose(self.match.view(seat))  # with the match scores
         self.thought_ms = (time.perf_counter() - started) * 1000
         round_.play(move)
+        self.actors.append("bot")
         self.version += 1
 
     # -- what the player sees -----------------------------------------------
 
-    def view(self, *, mode_label: str) -> TableView:
-        """The player's view, built as the site builds a seat's (``games.view.build``)."""
+    def view(
+        self,
+        *,
+        mode_label: str,
+        plays_forced_moves: bool = True,
+        text_mode: bool = False,
+        now: float = 0.0,
+    ) -> TableView:
+        """The player's view, built as the site builds a seat's (``games.view.build``),
+        with the player's choices and, at ``now``, when their forced move is played."""
+        forced = self.forced_in(now, plays_forced_moves=plays_forced_moves)
         seats = [
             SeatFacts(number=seat, name=name, is_host=True)
             if seat == YOU
@@ -189,6 +236,10 @@ class OfflineGame:
             you=YOU,
             is_host=True,
             mode_label=mode_label,
+            actors=tuple(self.actors),
+            clocks=Clocks(forced_at=_moment(now + forced) if forced is not None else None),
+            plays_forced_moves=plays_forced_moves,
+            text_mode=text_mode,
         )
 
     def summary(self) -> dict[str, Any]:
@@ -207,3 +258,8 @@ class OfflineGame:
             "hands": len(match.rounds),
             "record": match.record(),
         }
+
+
+def _moment(seconds: float) -> datetime:
+    """A time on the page's clock (seconds since the epoch) as the view's clocks hold it."""
+    return datetime.fromtimestamp(seconds, UTC)

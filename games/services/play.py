@@ -34,13 +34,13 @@ from games.constants import (
     AWAY_AFTER_TIMEOUTS,
     BOT_DELAY,
     BOT_FORCED_DELAY,
-    FORCED_PAUSE_SECONDS,
     HAND_START_GRACE,
     NEXT_HAND_DELAY,
     STAND_IN_BOT_LEVEL,
 )
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine import thinking as engine_thinking
+from games.forced import forced_delay, only_move
 from games.history.coach import review_later
 from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
@@ -72,14 +72,14 @@ def _next_action(
     if current.over:
         return NEXT_HAND, now + timedelta(seconds=NEXT_HAND_DELAY)
     seat = seats[current.turn]
-    forced = len(current.legal_moves()) == 1
+    forced = only_move(current) is not None
     if seat.is_bot or seat.away:
         low, high = BOT_FORCED_DELAY if forced else BOT_DELAY
         thinking = random.uniform(low, high) * settings.BOT_DELAY_SCALE
         return BOT_MOVE, now + timedelta(seconds=thinking)
     if forced and _plays_forced_moves(seat):
-        pause = timedelta(seconds=FORCED_PAUSE_SECONDS)
-        return FORCED_MOVE, max(now + pause, (dealt or now) + timedelta(seconds=HAND_START_GRACE))
+        since_deal = (now - dealt).total_seconds() if dealt is not None else 0.0
+        return FORCED_MOVE, now + timedelta(seconds=forced_delay(since_deal))
     if table.turn_seconds:
         return TURN_CLOCK, _clock_runs_out(
             table.turn_seconds, opening=not current.moves, now=now, dealt=dealt
@@ -505,13 +505,13 @@ def _plan(table_id: int) -> _Plan:
     if current.over:
         return _Plan(version=table.version, match=match, seats=seats)
     seat = seats[current.turn]
-    legal = current.legal_moves()
+    only = only_move(current)
     if seat.is_bot:
         actor = Actor.BOT
     elif seat.away:
         actor = Actor.AWAY
-    elif len(legal) == 1 and (table.turn_seconds or _plays_forced_moves(seat)):
-        return _Plan(table.version, match, seats, legal[0], seat.number, Actor.FORCED)
+    elif only is not None and (table.turn_seconds or _plays_forced_moves(seat)):
+        return _Plan(table.version, match, seats, only, seat.number, Actor.FORCED)
     elif table.turn_seconds:
         actor = Actor.CLOCK
     else:

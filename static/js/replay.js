@@ -1,7 +1,8 @@
 // The replay page: step through each finished hand move by move (buttons, the
-// slider, the arrow keys; Home and End).  The server wrote every step's line, hands
-// and words (a JSON script per hand) and every tile face (the #replay-faces
-// template); this file only shows one step at a time.  Without it the page still
+// slider, the arrow keys; Home and End).  The server wrote every step's line (drawn
+// as the table draws it: the snake, its "board"), hands and words (a JSON script per
+// hand) and the hands' tile faces (the #replay-faces template); this file only shows
+// one step at a time.  Without it the page still
 // lists every move and shows each hand as dealt.
 (function () {
   "use strict";
@@ -14,14 +15,10 @@
     faces[f.dataset.face] = f.innerHTML;
   });
 
-  function tiles(list, prefix, wrap) {
+  function tiles(list) {
     return list
       .map(function (t) {
-        var face = faces[prefix + t] || "";
-        if (!wrap) return face;
-        var halves = t.split("|");
-        var double = halves[0] === halves[1] ? " double" : "";
-        return '<span class="placed' + double + '" data-tile="' + t + '">' + face + "</span>";
+        return faces["s" + t] || "";
       })
       .join("");
   }
@@ -57,14 +54,14 @@
     at = Math.max(0, Math.min(last, at));
     hand.at = at;
     var step = hand.steps[at];
-    hand.line.innerHTML = step.line.length ? tiles(step.line, "p", true) : hand.empty;
+    hand.line.innerHTML = step.board || hand.empty;
     hand.boneyard.textContent = step.boneyard;
     hand.said.textContent = step.said;
     // The coach's mark and advice on a person's marked move (none on the others).
     hand.coach.textContent = step.coach || "";
     hand.coach.hidden = !step.coach;
     hand.seats.forEach(function (li, seat) {
-      li.querySelector("[data-tiles]").innerHTML = tiles(step.hands[seat] || [], "s", false);
+      li.querySelector("[data-tiles]").innerHTML = tiles(step.hands[seat] || []);
       li.classList.toggle("moved", step.seat === seat);
     });
     hand.log.forEach(function (li) {

@@ -9,6 +9,7 @@ const words = config.words;
 const GAME = "domino.offline.game"; // {settings, saved}: the game in progress (or just ended)
 const HISTORY = "domino.offline.history"; // finished games, newest first
 const START = "domino.offline.start"; // settings to start with once an update took over
+const CHOICES = "domino.offline.choices"; // the player's choices at the table (forced moves…)
 const KEEP = 10;
 
 const main = document.querySelector("main");
@@ -23,6 +24,7 @@ let worker = null;
 let ready = false;
 let waiting = []; // messages for the worker before it is ready
 let computerTimer = null;
+let forcedTimer = null; // the player's only move, played for them when its countdown ends
 let settings = null; // the current game's settings (the rematch's too)
 
 function read(key) {
@@ -99,6 +101,7 @@ function showTable() {
 
 function showSetup() {
   clearTimeout(computerTimer);
+  clearTimeout(forcedTimer);
   live.hidden = true;
   live.innerHTML = "";
   bar.hidden = true;
@@ -127,6 +130,7 @@ function draw(frame, message) {
   }
   live.querySelector("#replay")?.remove(); // the site's replays are of its own tables
   keep(GAME, { settings, saved: frame.saved });
+  if (frame.choices) keep(CHOICES, frame.choices);
   if (frame.over) archive(frame.saved, frame.summary);
   // table.js: title, sounds, animation; a note (flash) answers a move as a new version does
   live.dispatchEvent(new CustomEvent("htmx:wsAfterMessage", { detail: { message: frame.flash || "" } }));
@@ -137,8 +141,13 @@ function draw(frame, message) {
   requestAnimationFrame(() => performance.mark("offline-drawn")); // the frame on the screen
   performance.measure("offline-" + message.asked, { start: performance.now() - message.ms, duration: message.ms });
   clearTimeout(computerTimer);
+  clearTimeout(forcedTimer);
   if (frame.computer_ms !== null) {
     computerTimer = setTimeout(() => send({ type: "computer" }), frame.computer_ms);
+  }
+  if (frame.forced_ms !== null && frame.forced_ms !== undefined) {
+    const version = frame.version;
+    forcedTimer = setTimeout(() => send({ type: "forced", version }), frame.forced_ms);
   }
 }
 
@@ -150,12 +159,22 @@ live.addEventListener("click", (event) => {
     return;
   }
   const button = event.target.closest("[ws-send]");
-  if (!button || !live.contains(button)) return;
+  if (!button || !live.contains(button) || button.tagName === "FORM") return; // a form: its submit
   event.preventDefault();
   send({ type: "command", vals: button.getAttribute("hx-vals") || "{}" });
   // table.js: one move at a time, the hand waits for the next frame (as htmx's ws
   // extension announces a send)
   button.dispatchEvent(new CustomEvent("htmx:wsConfigSend", { bubbles: true }));
+});
+
+// The typed commands' form (the table as text): sent as the site's is, its words with it.
+live.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[ws-send]");
+  if (!form || !live.contains(form)) return;
+  event.preventDefault();
+  const vals = { ...JSON.parse(form.getAttribute("hx-vals") || "{}"), ...Object.fromEntries(new FormData(form)) };
+  send({ type: "command", vals: JSON.stringify(vals) });
+  form.dispatchEvent(new CustomEvent("htmx:wsConfigSend", { bubbles: true })); // table.js empties the box
 });
 
 // ---- games: new, kept, finished ----
@@ -164,12 +183,13 @@ function start(chosen) {
   localStorage.removeItem(GAME);
   live.innerHTML = '<p class="muted offline-wait" role="status">' + words.loading + "</p>";
   showTable();
-  send({ type: "start", settings: JSON.stringify(chosen) });
+  send({ type: "start", settings: JSON.stringify(chosen), choices: JSON.stringify(read(CHOICES) || {}) });
 }
 
 // A new version of the site waiting in the browser takes over between games, never mid-game.
 function newGame(chosen) {
   clearTimeout(computerTimer);
+  clearTimeout(forcedTimer);
   const sw = navigator.serviceWorker;
   if (!sw || !sw.controller) return start(chosen);
   sw.getRegistration().then((registration) => {
@@ -259,7 +279,7 @@ if (queued) {
   settings = kept.settings;
   live.innerHTML = '<p class="muted offline-wait" role="status">' + words.loading + "</p>";
   showTable();
-  send({ type: "resume", saved: JSON.stringify(kept.saved) });
+  send({ type: "resume", saved: JSON.stringify(kept.saved), choices: JSON.stringify(read(CHOICES) || {}) });
 } else {
   showSetup();
 }

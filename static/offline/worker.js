@@ -57,10 +57,13 @@ async function python({ pyodide, python, engine, language }) {
 // During an online visit to any page (install.js), once the page is usable: the
 // snapshot made now, so that the first start with no connection restores it.
 async function prepare(message) {
+  mark("prepare");
   const { loader, key, start } = await python(message);
   if (await loader.hasSnapshot(key)) return false;
   const started = await start();
+  mark("snapshot-made");
   await started.keep();
+  mark("snapshot-kept");
   return true;
 }
 
@@ -87,13 +90,15 @@ django_shim.activate(${JSON.stringify(language)}, Path("/offline/locale"))
 function answer(message) {
   switch (message.type) {
     case "start":
-      return session.start(message.settings);
+      return session.start(message.settings, message.choices || "{}");
     case "resume":
-      return session.resume(message.saved);
+      return session.resume(message.saved, message.choices || "{}");
     case "command":
       return session.command(message.vals);
     case "computer":
       return session.computer();
+    case "forced":
+      return session.forced(message.version);
   }
   throw new Error("unknown message " + message.type);
 }
@@ -103,7 +108,7 @@ self.onmessage = async (event) => {
   if (message.type === "prepare") {
     try {
       const made = await prepare(message);
-      self.postMessage({ type: "prepared", made });
+      self.postMessage({ type: "prepared", made, timings: marks() });
     } catch (error) {
       self.postMessage({ type: "failed", error: String(error) });
     }

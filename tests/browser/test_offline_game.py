@@ -66,6 +66,11 @@ def test_after_one_visit_a_game_is_played_and_resumed_with_the_network_off(
     base = live_site.url
     page = installed(browser, base, PHONE, errors)
     context = page.context
+    # the player plays every move: none played for them between the look and the reload
+    page.evaluate(
+        "localStorage.setItem('domino.offline.choices',"
+        " JSON.stringify({plays_forced_moves: false}))"
+    )
     start_offline(page, base, preset="duello", bot_level="easy")
     reached: list[str] = []  # what the network answered, not the service worker
     context.on("response", lambda r: None if r.from_service_worker else reached.append(r.url))

@@ -3,6 +3,7 @@ phone with the buttons, the arrow keys and the slider."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -106,4 +107,107 @@ def test_a_finished_match_replays_move_by_move_on_a_phone(
 
     record = page.request.get(f"{live_site.url}/t/{code}/record.txt")
     assert record.ok and record.text().startswith("blocco players=2")
+    assert errors == []
+
+
+# A hand of four with a long line: its 28 tiles all dealt, played at random until a hand
+# leaves at least 14 tiles on the line; the match then ended (its hand is replayable).
+LONG_HAND = """
+from dataclasses import replace
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+from games.models import Table
+from games.records import load_match
+import random
+rng = random.Random(7)
+players = [User.objects.create_user(f"snake_{n}", password="tavolo-verde-42",
+                                    plays_forced_moves=False) for n in range(4)]
+rules = replace(PRESETS["domino"], players=4, hand_size=7)
+while True:
+    table = services.table_create(host=players[0], mode="friends", rules=rules)
+    for user in players[1:]:
+        table.refresh_from_db()
+        services.table_join(table_id=table.pk, user=user, version=table.version)
+    table.refresh_from_db()
+    services.table_start(table_id=table.pk, by=players[0], version=table.version)
+    table.refresh_from_db()
+    while not (r := load_match(table).round).over:
+        services.move_submit(table_id=table.pk, user=players[r.turn],
+                             move=str(rng.choice(r.legal_moves())), version=table.version)
+        table.refresh_from_db()
+    if len(r.line) >= 14:
+        break
+Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
+print(table.code)
+"""
+
+SIZES = {"360x640": {"width": 360, "height": 640}, "1280x800": {"width": 1280, "height": 800}}
+
+#: The shown line's tiles (their drawings) and its box, in the page's pixels.
+TILES = """() => {
+  const line = document.querySelector('.replay-hand:not([hidden]) [data-line]');
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  return {line: box(line),
+          tiles: [...line.querySelectorAll('.placed svg.tile')].map(box)};
+}"""
+
+
+def test_the_replays_line_is_the_tables_snake_turning_at_the_boards_edges(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    code = manage_last_line(live_site.env, "shell", "-c", LONG_HAND)
+    errors: list[str] = []
+    for size, viewport in SIZES.items():
+        page = new_page(browser, viewport, errors)
+        page.goto(f"{live_site.url}/t/{code}/replay/")
+        page.wait_for_selector(".replay-controls:not([hidden])")
+        hand = page.locator(".replay-hand").first
+        page.keyboard.press("End")
+        shown = page.evaluate(TILES)
+        line, tiles = shown["line"], shown["tiles"]
+        assert len(tiles) >= 14
+        # one chain in rows that fill the board's width and turn at its edges
+        rows = sorted({round(t["y"] + t["h"] / 2) for t in tiles})
+        assert len(rows) >= 2, (size, rows)
+        left = min(t["x"] for t in tiles)
+        right = max(t["x"] + t["w"] for t in tiles)
+        bottom = max(t["y"] + t["h"] for t in tiles)
+        assert line["x"] - 1 <= left and right <= line["x"] + line["w"] + 1, size
+        assert line["y"] - 1 <= min(t["y"] for t in tiles) and bottom <= line["y"] + line["h"] + 1
+        # neighbours touch: each tile is next to the one before it, rows linked at the turns
+        for before, after in itertools.pairwise(tiles):
+            gap_x = max(before["x"], after["x"]) - min(
+                before["x"] + before["w"], after["x"] + after["w"]
+            )
+            gap_y = max(before["y"], after["y"]) - min(
+                before["y"] + before["h"], after["y"] + after["h"]
+            )
+            assert gap_x <= 2 and gap_y <= 2, (size, before, after)
+        # the first row runs to within a tile of both edges of the board
+        longest = max(max(t["w"], t["h"]) for t in tiles)
+        assert right - left >= line["w"] - 2 * longest - 8, (size, left, right, line)
+        shortest = min(max(t["w"], t["h"]) for t in tiles)
+        with (artifacts / "tile-lengths.txt").open("a") as measured:
+            measured.write(f"replay {len(tiles)} tiles {size}: {shortest:.1f} px\n")
+        if size == "360x640":
+            assert shortest >= 36, size
+        assert page.locator(".replay-hand:not([hidden]) .open-end").count() == 2
+        assert page.evaluate(FITS)
+        page.screenshot(path=artifacts / f"replay-snake-{size}.png", full_page=True)
+        # stepping back takes the last tile off; forward puts it back, in the same place
+        count = len(tiles)
+        page.keyboard.press("ArrowLeft")
+        back = page.evaluate(TILES)["tiles"]
+        assert len(back) in (count - 1, count)  # (the last move may have been a pass)
+        while len(page.evaluate(TILES)["tiles"]) == count:
+            page.keyboard.press("ArrowLeft")
+        hand.locator('[data-go="next"]').click()
+        while len(page.evaluate(TILES)["tiles"]) < count:
+            hand.locator('[data-go="next"]').click()
+        assert page.evaluate(TILES) == shown
+        page.keyboard.press("Home")
+        assert line_tiles(page) == 0
+        page.context.close()
     assert errors == []

@@ -15,10 +15,11 @@ from django.utils import timezone
 from accounts.models import User
 from deadlines.services import run_due
 from games import services
-from games.engine import PRESETS, Match, Round
+from games.engine import PRESETS, Match, Placed, Round
 from games.engine.verify import check, proofs_from_json
 from games.models import SeatResult, Table
 from games.records import load_match
+from games.view.snake import snake
 from tests.fixtures import DUELLO, play_a_legal_move, play_to_the_end, version_of
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +75,24 @@ def test_the_replay_steps_through_every_hand_face_up_from_the_deal_and_the_recor
             tuple(str(t) for t in hand) for hand in start.hands
         ]  # every hand face up from the deal
         assert steps[0]["line"] == [] and steps[-1]["line"] == [str(p) for p in played.line]
+        # each step's line drawn as the table draws it: the snake, every tile in its place
+        assert steps[0]["board"] == ""
+        for step in steps[1:]:
+            line = [Placed(*map(int, t.split("|"))) for t in step["line"]]
+            if not line:
+                continue
+            laid = snake(line)
+            assert step["board"].startswith(f'<div class="snake {laid.line}">')
+            placed = re.findall(r'<span class="placed([^"]*)" data-tile="([^"]+)"', step["board"])
+            assert [tile for _, tile in placed] == step["line"]
+            for (classes, _), places in zip(placed, laid.tiles, strict=True):
+                assert classes.endswith(f" {places}")
+            marked = [tile for classes, tile in placed if " last " in classes]
+            if step["kind"] == "play":  # the tile just played, as the table marks it
+                end = -1 if step["played"] == "right" else 0
+                assert marked == [step["line"][end]]
+            else:
+                assert marked == []
     assert "Final score" in html and f"/t/{table.code}/record.txt" in html
     assert f"http://testserver/t/{table.code}/replay/" in html  # the link to share
     assert html.count("Verify this hand") == len(match.rounds)

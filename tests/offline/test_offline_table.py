@@ -52,6 +52,7 @@ def test_a_whole_match_is_played_and_every_kept_game_reads_back_exactly() -> Non
         """
 checks = []
 forced = []  # the frame's word on each computer decision, and the truth
+s.clock = lambda: 1000.0  # one moment: a forced move's countdown reads the same after a reload
 frame = start(preset="domino", seating="3", target="50")
 while not frame["over"]:
     saved = frame["saved"]
@@ -65,7 +66,7 @@ while not frame["over"]:
     else:
         frame = command(action="move", move=mine(), version=s.game.version)
     if len(checks) < 40:  # read back as the page does after a reload
-        again = app.Session(ROOT, URLS)
+        again = app.Session(ROOT, URLS, s.clock)
         back = json.loads(again.resume(json.dumps(frame["saved"])))
         checks.append(back["saved"] == frame["saved"] and again.shown == s.shown)
 out(checks=checks, summary=frame["summary"], over=frame["over"],
@@ -89,6 +90,7 @@ out(checks=checks, summary=frame["summary"], over=frame["over"],
 def test_a_stale_or_illegal_command_changes_nothing_and_says_why() -> None:
     result = run(
         """
+s.clock = lambda: 1000.0  # one moment (a forced move's countdown would count down)
 frame = start(preset="duello")
 while s.game.computer_to_play():
     frame = json.loads(s.computer())
@@ -155,3 +157,108 @@ def test_the_stand_in_never_replaces_the_real_django() -> None:
 
     with pytest.raises(RuntimeError, match="browser only"):
         django_shim.install()
+
+
+# Until the player's turn comes with a single legal move (games.forced): the computer's
+# seats and the player's choices played meanwhile, on a clock the test moves.
+TO_A_FORCED_TURN = """
+from games.forced import only_move
+clock = [1000.0]
+s.clock = lambda: clock[0]
+frame = start(preset="domino", seating="2", target="50")
+while True:
+    r = s.game.match.round
+    if s.game.match.over:
+        frame = start(preset="domino", seating="2", target="50")
+    elif frame["computer_ms"] is not None:
+        frame = json.loads(s.computer())
+    elif r.over:
+        clock[0] += 5
+        frame = command(action="next", version=s.game.version)
+    elif only_move(r) is not None:
+        break
+    else:
+        frame = command(action="move", move=mine(), version=s.game.version)
+clock[0] += 60  # well into the hand: the pause alone
+frame = json.loads(s.forced(-1))  # a stale countdown plays nothing
+"""
+
+
+def test_the_players_only_move_is_played_for_them_after_its_countdown() -> None:
+    result = run(
+        TO_A_FORCED_TURN
+        + """
+version, due, status = s.game.version, frame["forced_ms"], s.shown["status"]
+options = s.shown["options"]
+only = str(only_move(s.game.match.round))
+frame = json.loads(s.forced(version))
+out(version=version, due=due, status=status, options=options, only=only,
+    after=frame["version"], played=frame["saved"]["actors"][-1], log=s.shown["log"],
+    forced_ms=frame["forced_ms"])
+"""
+    )
+    assert result["due"] == 1000  # about a second, shown
+    assert "La tua unica mossa: giocata per te tra" in str(result["status"])
+    assert 'data-remaining-ms="1000"' in str(result["status"])
+    assert 'id="forced-moves" aria-pressed="true"' in str(result["options"])
+    assert result["after"] == int(result["version"]) + 1  # type: ignore[call-overload]
+    assert result["played"] == "forced"
+    assert "giocata in automatico" in str(result["log"])
+
+
+def test_turned_off_the_player_plays_their_only_move_themselves() -> None:
+    result = run(
+        TO_A_FORCED_TURN
+        + """
+version = s.game.version
+off = command(action="forced", on=False)
+frame = json.loads(s.forced(version))  # a countdown that was running: nothing now
+again = app.Session(ROOT, URLS)  # the page's next game, the choices it kept
+resumed = json.loads(again.resume(json.dumps(frame["saved"]), json.dumps(off["choices"])))
+out(choices=off["choices"], forced_ms=off["forced_ms"], status=s.shown["status"],
+    options=s.shown["options"], after=frame["version"], version=version,
+    resumed=resumed["forced_ms"], bad=command(action="forced", on="no")["flash"])
+"""
+    )
+    assert result["choices"] == {"plays_forced_moves": False, "text_mode": False}
+    assert result["forced_ms"] is None and result["resumed"] is None
+    assert "data-remaining-ms" not in str(result["status"])
+    assert 'id="forced-moves" aria-pressed="false"' in str(result["options"])
+    assert result["after"] == result["version"]  # nothing played for them
+    assert result["bad"]
+
+
+def test_the_table_as_text_and_typed_commands_as_at_the_sites_tables() -> None:
+    result = run(
+        """
+s.clock = lambda: 1000.0
+s.choose(json.dumps({"plays_forced_moves": False}))
+frame = start(preset="duello")
+while s.game.computer_to_play():
+    frame = json.loads(s.computer())
+on = command(action="text", on=True)
+version = s.game.version
+def typed(text):
+    return command(action="type", text=text, version=s.game.version)
+hand = typed("mano")
+nonsense = typed("vola via")
+r = s.game.match.round
+move = r.legal_moves()[0]
+if hasattr(move, "tile"):
+    side = "sinistra" if move.end == "left" else "destra"
+    words = f"gioca {move.tile.high} {move.tile.low} {side}"
+else:
+    words = str(move)  # draw or pass
+played = typed(words)
+out(choices=on["choices"], text=s.shown["text"] if "text" in s.shown else "",
+    hand=hand["flash"], nonsense=nonsense["flash"], version=version,
+    after=played["version"], actor=played["saved"]["actors"][-1])
+"""
+    )
+    assert result["choices"] == {"plays_forced_moves": False, "text_mode": True}
+    assert 'id="command-form"' in str(result["text"])
+    assert 'class="flash info" data-done="type"' in str(result["hand"])
+    assert "Le tue tessere:" in str(result["hand"])
+    assert 'class="flash error"' in str(result["nonsense"]) and "aiuto" in str(result["nonsense"])
+    assert result["after"] == int(result["version"]) + 1  # type: ignore[call-overload]
+    assert result["actor"] == "person"
