@@ -1,7 +1,8 @@
 """A match against the computer played with the keyboard alone (Tab and Enter: the
-settings, every tile and end, draws and passes, the next hand), the focus kept where
-it was as frames replace regions, and what the polite live region says after a move,
-in the player's language; with reduced motion asked for, nothing animates."""
+settings, every tile and end, draws and passes, the next hand), on two phones and a
+desktop: the focus kept where it was as frames replace regions, and what the polite
+live region says after each of the player's moves, in the player's language (the tile
+by name, the end it went on); with reduced motion asked for, nothing animates."""
 
 from __future__ import annotations
 
@@ -12,18 +13,47 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, LiveSite, wait_for
+from .conftest import LiveSite, wait_for
 from .pages import new_page
 
 pytestmark = pytest.mark.browser
 
+#: Each size with the language its browser asks for: both languages, on a phone.
+SIZES = {
+    "360x640": ({"width": 360, "height": 640}, "it-IT"),
+    "390x844": ({"width": 390, "height": 844}, "en-GB"),
+    "1280x800": ({"width": 1280, "height": 800}, "it-IT"),
+}
+#: What the live region says, in each language (locale/it's words for the English).
+WORDS = {
+    "en-GB": {
+        "you": "You",
+        "left": "on the left",
+        "right": "on the right",
+        "opening": "opening",
+        "numbers": ("zero", "one", "two", "three", "four", "five", "six"),
+        "double": "double {}",
+        "your turn": "Your turn.",
+        "ends": ("Open ends:", "Both ends:"),
+    },
+    "it-IT": {
+        "you": "Tu",
+        "left": "a sinistra",
+        "right": "a destra",
+        "opening": "apertura",
+        "numbers": ("zero", "uno", "due", "tre", "quattro", "cinque", "sei"),
+        "double": "doppio {}",
+        "your turn": "Tocca a te.",
+        "ends": ("Estremità aperte:", "Entrambe le estremità:"),
+    },
+}
 #: What the player's turn offers the keyboard.
 MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
 #: Every text the live region has said, from now on.
 LISTEN = """() => {
   window.said = [];
   const region = document.getElementById('announcer');
-  new MutationObserver(() => window.said.push(region.textContent))
+  new MutationObserver(() => window.said.push(region.textContent.replace(/\\s+/g, ' ').trim()))
     .observe(region, {childList: true, characterData: true, subtree: true});
 }"""
 
@@ -58,11 +88,25 @@ def press_enter_on(page: Any, selector: str) -> bool:
     return True
 
 
+def tile_names(tile: str, words: dict[str, Any]) -> set[str]:
+    """How the live region may name ``tile`` ("6|4"): either half first, a double once."""
+    a, b = (words["numbers"][int(n)] for n in tile.split("|"))
+    return {words["double"].format(a)} if a == b else {f"{a}–{b}", f"{b}–{a}"}
+
+
+def said_since(page: Any, start: int) -> list[str]:
+    found: list[str] = page.evaluate("n => window.said.slice(n)", start)
+    return found
+
+
+@pytest.mark.parametrize("size", list(SIZES))
 def test_a_match_played_with_the_keyboard_alone_to_its_end(
-    browser: Any, live_site: LiveSite, artifacts: Path
+    browser: Any, live_site: LiveSite, artifacts: Path, size: str
 ) -> None:
+    viewport, locale = SIZES[size]
+    words = WORDS[locale]
     errors: list[str] = []
-    page = new_page(browser, DESKTOP, errors, locale="en-GB", reduced_motion="reduce")
+    page = new_page(browser, viewport, errors, locale=locale, reduced_motion="reduce")
     page.goto(f"{live_site.url}/new/?preset=duello")
     page.wait_for_load_state("networkidle")
     assert tab_to(page, "select[name=target]")
@@ -70,7 +114,7 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
     assert page.locator("select[name=target]").input_value() == "50"
     assert tab_to(page, "#table-form button[type=submit]")
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"/t/\w+/$"))
+    page.wait_for_url(re.compile(r"/t/[\w-]+/$"))
     page.wait_for_selector("#board .line")
     # the forced moves too are the player's here: draws and passes by the keyboard
     assert tab_to(page, "#forced-moves")
@@ -78,8 +122,8 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
     page.wait_for_selector('#forced-moves[aria-pressed="false"]')
     page.evaluate(LISTEN)
     kinds: set[str] = set()
-    kept, lost = 0, 0
-    heard: list[str] = []
+    kept: list[str] = []  # where the focus was after each move of the player's
+    heard: list[tuple[str, str]] = []  # (what the player played, what the region said)
     deadline = time.monotonic() + 240
     while not page.locator("#status .match-result").count():
         assert time.monotonic() < deadline, "the match did not end"
@@ -93,35 +137,62 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
             target = page.evaluate(
                 "() => document.activeElement.id || document.activeElement.className"
             )
+            tile = page.evaluate(
+                "() => document.activeElement.closest('[data-tile]')?.dataset.tile || ''"
+            )
+            start = len(said_since(page, 0))
             if "tile-select" in target:  # a tile that fits both ends: Enter, then an end
                 page.keyboard.press("Enter")
-                if press_enter_on(page, "#hand .my-tile.selected .ends-choice button"):
-                    kinds.add("end")
-                continue
-            before = version(page)
-            page.keyboard.press("Enter")
+                end = "#hand .my-tile.selected .ends-choice button"
+                if not tab_to(page, end):
+                    continue
+                side = "left" if focused(page, ".end-left") else "right"
+                before = version(page)
+                page.keyboard.press("Enter")
+                kinds.add("end")
+            else:
+                side = ""
+                before = version(page)
+                page.keyboard.press("Enter")
+                kinds.add("draw" if target == "draw" else "pass" if target == "pass" else "tile")
             wait_for(
                 page, "v => +document.querySelector('#table-head').dataset.version > v", before
             )
-            kinds.add("draw" if target == "draw" else "pass" if target == "pass" else "tile")
-            laid = page.evaluate("() => window.said.slice()")
-            heard += [s for s in laid if s.startswith("You:")]
-            # the frame replaced the hand: the focus is still in the table, not on the page
-            inside = page.evaluate("() => !!document.activeElement.closest('.table-live')")
-            kept, lost = kept + inside, lost + (not inside)
+            if tile:
+                mine = [s for s in said_since(page, start) if s.startswith(f"{words['you']}:")]
+                heard += [(f"{tile} {side}", mine[0])] if mine else []
+                # it says the tile by name, and the end it went on (the first: an opening)
+                if mine:
+                    ways = {words[w] for w in ((side,) if side else ("left", "right", "opening"))}
+                    assert any(
+                        mine[0].startswith(f"{words['you']}: {way} {name}.")
+                        for way in ways
+                        for name in tile_names(tile, words)
+                    ), (tile, side, mine)
+            # the frame replaced the hand: the focus is where the player was (the hand,
+            # or what the table says once the hand is over), not back at the page's top
+            kept.append(
+                page.evaluate(
+                    "() => document.activeElement.closest('#hand, #status')?.id"
+                    " || document.activeElement.tagName"
+                )
+            )
         else:
             page.wait_for_timeout(100)
         animating = page.evaluate(
             "() => document.getAnimations().filter(a => a.playState === 'running').length"
         )
         assert animating == 0  # reduced motion: the last tile does not fly in
-    page.screenshot(path=artifacts / "keyboard-match-end.png", full_page=True)
+    page.screenshot(path=artifacts / f"keyboard-match-end-{size}.png", full_page=True)
     assert {"tile", "next"} <= kinds, kinds
-    assert lost == 0 and kept > 0
-    # the live region said the player's own moves, tiles by name, and the open ends
+    assert kept and set(kept) <= {"hand", "status"}, kept
+    # the live region said the player's own moves, and whose turn, and the open ends
     assert heard, page.evaluate("() => window.said")
-    assert any(
-        re.search(r"You: (opening|on the (left|right)) (\w+–\w+|double \w+)\.", s) for s in heard
-    )
-    assert any("Open ends:" in s or "Both ends:" in s for s in page.evaluate("() => window.said"))
+    everything = page.evaluate("() => window.said")
+    assert any(words["your turn"] in s for s in everything), everything
+    assert any(s.find(e) >= 0 for s in everything for e in words["ends"]), everything
+    # the end screen is in view and names the match's end in the player's language
+    result = page.locator("#status .match-result")
+    assert result.is_visible()
+    page.context.close()
     assert errors == []
