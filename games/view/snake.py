@@ -48,7 +48,8 @@ class Spot(NamedTuple):
     x: int  # left edge, in half-tiles
     row: int
     way: str  # "e"/"w": lying, read rightwards/leftwards; "s": standing at a turn, read
-    # downwards; "d": a double, crosswise; "m": an open end's mark (a half-tile)
+    # downwards; "d": a double, crosswise; an open end's mark (a half-tile) beyond its
+    # tile, which lies on its right ("mr"), on its left ("ml") or above it ("mu")
 
     @property
     def width(self) -> int:
@@ -73,7 +74,7 @@ def layout(doubles: Sequence[bool], width: int) -> Layout:
     for x, row, way in _walk(doubles, width):
         spots.append(Spot(x, row, way))
     right = spots.pop()  # the walk ends with the right end's mark
-    ends = (Spot(0, 0, "m"), right)
+    ends = (Spot(0, 0, "mr"), right)
     cols = max(s.x + s.width for s in (*spots, *ends))
     rows = max(s.row for s in (*spots, *ends)) + 1
     return Layout(tuple(spots), ends, cols, rows)
@@ -113,9 +114,9 @@ def _walk(doubles: Sequence[bool], width: int) -> list[tuple[int, int, str]]:
         turned = True
         east, row, i = not east, row + 1, i + 1
     if turned:  # the right end turned: its mark is below it
-        places.append((places[-1][0], row, "m"))
+        places.append((places[-1][0], row, "mu"))
     else:
-        places.append((x if east else x - 1, row, "m"))
+        places.append((x, row, "ml") if east else (x - 1, row, "mr"))
     return places
 
 
@@ -225,8 +226,14 @@ WAYS = {
     "w": ("180deg", 2, 1, 0.5),
     "s": ("90deg", 1, 2, 0.5),
     "d": ("90deg", 1, 2, 0),
-    "m": ("0deg", 1, 1, 0.5),
+    "mr": ("0deg", 1, 1, 0.5),
+    "ml": ("0deg", 1, 1, 0.5),
+    "mu": ("0deg", 1, 1, 0.5),
 }
+#: Where a mark's tile lies along its row (--ax: 1 on its right, -1 on its left, 0
+#: above it): an end's target, larger than the mark on a phone, grows away from the
+#: line's other tiles (site.css).
+TOWARD = {"mr": 1, "ml": -1, "mu": 0}
 
 
 def stylesheet() -> str:
@@ -250,7 +257,7 @@ def stylesheet() -> str:
             if high is None
             else f"{low} <= aspect-ratio < {high}"
         )
-        shown = " ".join(f"--{v}: {said(v, index)};" for v in ("x", "r", "t", "w", "h", "dy"))
+        shown = " ".join(f"--{v}: {said(v, index)};" for v in ("x", "r", "t", "w", "h", "dy", "ax"))
         out.append(
             f"@container line ({ratio}) {{ .snake {{ --cols: {said('c', index)};"
             f" --rows: {said('n', index)}; }} .snake > * {{ {shown} }} }}"
@@ -262,7 +269,9 @@ def stylesheet() -> str:
         out.append(" ".join(f".{shape}n{n}{{--{shape}n:{n}}}" for n in range(1, MAX_ROWS + 1)))
         out.append(
             " ".join(
-                f".{shape}_{way}{{--{shape}t:{turn};--{shape}w:{w};--{shape}h:{h};--{shape}dy:{dy}}}"
+                f".{shape}_{way}{{--{shape}t:{turn};--{shape}w:{w};--{shape}h:{h};--{shape}dy:{dy}"
+                + (f";--{shape}ax:{TOWARD[way]}" if way in TOWARD else "")
+                + "}"
                 for way, (turn, w, h, dy) in WAYS.items()
             )
         )

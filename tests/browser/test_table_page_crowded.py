@@ -1,0 +1,110 @@
+"""What a crowded table still shows whole on a phone and a desktop: the end targets
+(the two buttons on the line for a tile that fits both ends) beside the line's other
+tiles, never over them; a long one-word name on a seat card, whole or visibly cut with
+the full name at hand; the final score beside the log of a long hand, as large as ever."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LiveSite
+from .pages import computer_tables_at, laid_out, log_in, new_page
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "360x640": {"width": 360, "height": 640},
+    "390x844": {"width": 390, "height": 844},
+    "1280x800": {"width": 1280, "height": 800},
+    "640x360": {"width": 640, "height": 360},  # a phone turned sideways: the smallest tiles
+}
+
+
+def doubles_at_both_ends(players: int, length: int, seed: int) -> str:
+    """A position with ``length`` tiles on the line, a double at each end (the
+    narrowest end tiles: a target beside one reaches furthest past it), seat 0 to move
+    holding the tile that joins the two ends' numbers, which fits both."""
+    rng = random.Random(seed)
+    tiles = {(a, b) for a in range(7) for b in range(a, 7)}
+    while True:
+        a, b = rng.sample(range(7), 2)
+        joining = (min(a, b), max(a, b))
+        line, used, number = [(a, a)], {(a, a), (b, b), joining}, a
+        while len(line) < length - 1:
+            options = sorted(t for t in tiles - used if number in t)
+            if not options:
+                break
+            tile = rng.choice(options)
+            used.add(tile)
+            line.append((number, tile[1] if tile[0] == number else tile[0]))
+            number = line[-1][1]
+        if len(line) == length - 1 and number == b:
+            line.append((b, b))
+            break
+    rest = sorted(tiles - used)
+    hands: list[list[tuple[int, int]]] = [[joining]] + [[] for _ in range(players - 1)]
+    for i, tile in enumerate(rest):
+        hands[1 + i % (players - 1) if players > 1 else 0].append(tile)
+    said = "/".join(",".join(f"{high}|{low}" for low, high in hand) for hand in hands)
+    placed = ",".join(f"{x}|{y}" for x, y in line)
+    return f"hands={said} boneyard=- line={placed} turn=0 dealer=1"
+
+
+#: end-target boxes that overlap a tile of the line other than the end each marks
+OVER_OTHER_TILES = """() => {
+  const placed = [...document.querySelectorAll('#board .placed')];
+  const found = [];
+  for (const target of document.querySelectorAll('#board .end-target')) {
+    const r = target.getBoundingClientRect();
+    const own = target.dataset.end === 'left' ? placed[0] : placed[placed.length - 1];
+    placed.forEach((tile, i) => {
+      if (tile === own) return;
+      const q = tile.getBoundingClientRect();
+      const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      if (w > 0.5 && h > 0.5)
+        found.push(`${target.dataset.end} over tile ${i} ${tile.dataset.tile}: ${w | 0}x${h | 0}`);
+    });
+  }
+  return found;
+}"""
+
+#: (players, tiles on the line, seed) of the positions the targets are tried on
+CROWDED = [(4, 24, 1), (4, 20, 2), (4, 16, 3), (3, 22, 4), (2, 26, 5), (2, 20, 6), (2, 12, 7)]
+
+
+@pytest.fixture(scope="module")
+def crowded_tables(live_site: LiveSite) -> list[str]:
+    deals = [(players, doubles_at_both_ends(players, n, seed)) for players, n, seed in CROWDED]
+    return computer_tables_at(live_site, "ettore_bersagli", deals)
+
+
+@pytest.mark.parametrize("size", ["360x640", "390x844", "640x360"])
+def test_the_end_targets_cover_no_tile_but_the_ends_they_mark(
+    browser: Any, live_site: LiveSite, crowded_tables: list[str], artifacts: Path, size: str
+) -> None:
+    viewport = SIZES[size]
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    log_in(page, live_site.url, "ettore_bersagli")
+    for (players, length, _), code in zip(CROWDED, crowded_tables, strict=True):
+        page.goto(f"{live_site.url}/t/{code}/")
+        page.wait_for_selector("#hand .tile-select")
+        assert page.locator("#board .placed").count() == length
+        page.locator("#hand .tile-select").click()
+        page.wait_for_selector("#board .end-target", state="visible")
+        laid_out(page)
+        shot = artifacts / f"end-targets-{size}-{players}p-{length}.png"
+        page.locator("#board").screenshot(path=shot)
+        assert page.evaluate(OVER_OTHER_TILES) == [], (size, players, length)
+        # each a finger's target, inside the screen
+        for target in page.locator("#board .end-target").all():
+            box = target.bounding_box()
+            assert box and box["width"] >= 43.5 and box["height"] >= 43.5, box
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+    page.context.close()
+    assert errors == []
