@@ -108,3 +108,72 @@ def test_the_end_targets_cover_no_tile_but_the_ends_they_mark(
             assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
     page.context.close()
     assert errors == []
+
+
+#: Four players at a friends' table, two of them with a name of one long word each:
+#: twenty characters (whole on a card, in two lines) and thirty (cut, visibly).
+NAMES = ["nina_nomi", "massimiliano_bertoni", "costantinopolitanissimo_grand", "ada"]
+FRIENDS_TABLE = f"""
+from dataclasses import replace
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+from games.models import Table
+from tests.browser.pages import PASSWORD
+users = [User.objects.create_user(name, password=PASSWORD) for name in {NAMES!r}]
+table = services.table_create(host=users[0], mode="friends",
+                              rules=replace(PRESETS["domino"], players=4))
+for user in users[1:]:
+    services.table_join(table_id=table.pk, user=user, version=Table.objects.get(pk=table.pk).version)
+services.table_start(table_id=table.pk, by=users[0], version=Table.objects.get(pk=table.pk).version)
+print(table.code)
+"""
+#: Each side seat's name: its box, its card's, its text's lines, and what it says.
+NAME_BOXES = """() => [...document.querySelectorAll('#seats .seat:not(.pos-bottom) .seat-name')]
+  .map(name => { const range = document.createRange(); range.selectNodeContents(name);
+    const box = r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+    return {text: name.textContent.trim(), title: name.title, box: box(name.getBoundingClientRect()),
+            card: box(name.closest('.seat').getBoundingClientRect()),
+            lines: [...range.getClientRects()].map(box),
+            clamped: name.scrollHeight > name.clientHeight + 1}; })"""
+
+
+def test_a_long_name_of_one_word_is_whole_on_a_phone_or_visibly_cut_with_the_full_name(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    from tests.fixtures import manage_last_line
+
+    code = manage_last_line(live_site.env, "shell", "-c", FRIENDS_TABLE)
+    viewport = SIZES["360x640"]
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    log_in(page, live_site.url, NAMES[0])
+    page.goto(f"{live_site.url}/t/{code}/")
+    page.wait_for_selector("#seats .seat.pos-left")
+    laid_out(page)
+    page.screenshot(path=artifacts / "long-names-360x640.png")
+    seats = page.evaluate(NAME_BOXES)
+    assert sorted(s["text"] for s in seats) == sorted(NAMES[1:])
+    for seat in seats:
+        # nothing of the name beyond its card's edges: no letter cut off sideways
+        for line in seat["lines"]:
+            assert line["left"] >= seat["card"]["left"] - 0.5, seat
+            assert line["right"] <= seat["card"]["right"] + 0.5, seat
+        # the full name is at hand (a long press, a pointer, a screen reader)
+        assert seat["title"] == seat["text"], seat
+        if len(seat["text"]) <= 20:  # shown whole: every line of it inside its box
+            assert not seat["clamped"], seat
+            assert all(line["bottom"] <= seat["box"]["bottom"] + 0.5 for line in seat["lines"])
+    # the longest is cut after two lines, and the cut is seen (an ellipsis), not a clip
+    longest = next(s for s in seats if len(s["text"]) == len(NAMES[2]))
+    if longest["clamped"]:
+        name = page.locator("#seats .seat-name", has_text=NAMES[2])
+        assert name.evaluate("e => getComputedStyle(e).webkitLineClamp") == "2"
+        assert name.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis"
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+      .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+      .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 40))""")
+    assert wide == [] and page.evaluate("document.documentElement.scrollWidth <= innerWidth"), wide
+    page.screenshot(path=artifacts / "long-names-360x640-page.png", full_page=True)
+    page.context.close()
+    assert errors == []
