@@ -123,16 +123,18 @@ from tests.browser.pages import PASSWORD
 users = [User.objects.create_user(name, password=PASSWORD) for name in {NAMES!r}]
 table = services.table_create(host=users[0], mode="friends",
                               rules=replace(PRESETS["domino"], players=4))
+version = lambda: Table.objects.get(pk=table.pk).version
 for user in users[1:]:
-    services.table_join(table_id=table.pk, user=user, version=Table.objects.get(pk=table.pk).version)
-services.table_start(table_id=table.pk, by=users[0], version=Table.objects.get(pk=table.pk).version)
+    services.table_join(table_id=table.pk, user=user, version=version())
+services.table_start(table_id=table.pk, by=users[0], version=version())
 print(table.code)
 """
 #: Each side seat's name: its box, its card's, its text's lines, and what it says.
 NAME_BOXES = """() => [...document.querySelectorAll('#seats .seat:not(.pos-bottom) .seat-name')]
   .map(name => { const range = document.createRange(); range.selectNodeContents(name);
     const box = r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
-    return {text: name.textContent.trim(), title: name.title, box: box(name.getBoundingClientRect()),
+    return {text: name.textContent.trim(), title: name.title,
+            box: box(name.getBoundingClientRect()),
             card: box(name.closest('.seat').getBoundingClientRect()),
             lines: [...range.getClientRects()].map(box),
             clamped: name.scrollHeight > name.clientHeight + 1}; })"""
