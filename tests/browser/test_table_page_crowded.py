@@ -179,3 +179,86 @@ def test_a_long_name_of_one_word_is_whole_on_a_phone_or_visibly_cut_with_the_ful
     page.screenshot(path=artifacts / "long-names-360x640-page.png", full_page=True)
     page.context.close()
     assert errors == []
+
+
+#: A friends' match of four played to its end (one hand of blocco: every tile dealt, so
+#: many passes), its log the longest a hand makes; the players' names.
+LONG_LOG = """
+import random
+from dataclasses import replace
+from accounts.models import User
+from games import services
+from games.engine import PRESETS
+from games.models import Table
+from games.records import load_match
+from games.view.errors import GameError
+from tests.browser.pages import PASSWORD
+names = ("pia_log", "leo_log", "eva_log", "ugo_log")
+users = [User.objects.create_user(n, password=PASSWORD) for n in names]
+rng = random.Random(3)
+best = None
+for attempt in range(12):
+    rules = replace(PRESETS["blocco"], players=4)
+    table = services.table_create(host=users[0], mode="friends", rules=rules)
+    version = lambda: Table.objects.get(pk=table.pk).version
+    for user in users[1:]:
+        services.table_join(table_id=table.pk, user=user, version=version())
+    services.table_start(table_id=table.pk, by=users[0], version=version())
+    moves = 0
+    while Table.objects.get(pk=table.pk).status != "finished":
+        now = Table.objects.get(pk=table.pk)
+        r = load_match(now).round
+        try:
+            services.move_submit(table_id=now.pk, user=users[r.turn],
+                                 move=str(rng.choice(r.legal_moves())), version=now.version)
+            moves += 1
+        except GameError:  # the site played a forced move meanwhile
+            pass
+    if best is None or moves > best[1]:
+        best = (table.code, moves)
+    if moves >= 40:
+        break
+print(best[0])
+"""
+
+#: The final score's card and the log beside it, as laid out now.
+SIDE = """() => { const box = e => { const r = e.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height, bottom: r.bottom}; };
+  const scores = document.querySelector('#scores'), events = document.querySelector('#log .events');
+  return {scores: box(scores), table: box(scores.querySelector('.scoreboard')),
+          rows: [...scores.querySelectorAll('.scoreboard tr')].map(box),
+          squeezed: scores.scrollHeight > scores.clientHeight + 1,
+          log: box(document.querySelector('#log')), lines: events.children.length,
+          scrolls: events.scrollHeight > events.clientHeight + 1}; }"""
+
+
+def test_the_final_score_keeps_its_size_beside_a_long_log_on_a_desktop(
+    browser: Any, live_site: LiveSite, artifacts: Path
+) -> None:
+    from tests.fixtures import manage_last_line
+
+    code = manage_last_line(live_site.env, "shell", "-c", LONG_LOG)
+    viewport = SIZES["1280x800"]
+    errors: list[str] = []
+    page = new_page(browser, viewport, errors)
+    log_in(page, live_site.url, "pia_log")
+    page.goto(f"{live_site.url}/t/{code}/")
+    page.wait_for_selector("#status .match-result")
+    laid_out(page)
+    page.screenshot(path=artifacts / "end-long-log-1280x800.png")
+    side = page.evaluate(SIDE)
+    assert side["lines"] >= 25, side  # a long log indeed (it scrolls: below)
+    # the score card as tall as what it holds, the side column's whole width, every
+    # row of the score inside it and on the screen; the log is what scrolls
+    assert not side["squeezed"], side
+    assert side["scores"]["width"] >= side["log"]["width"] - 0.5, side
+    assert side["table"]["width"] >= side["scores"]["width"] - 40, side
+    assert len(side["rows"]) == 2  # two sides of two partners
+    for row in side["rows"]:
+        assert row["height"] >= 20, side
+        assert side["scores"]["y"] <= row["y"] and row["bottom"] <= side["scores"]["bottom"], side
+        assert row["bottom"] <= viewport["height"], side
+    assert side["scrolls"], side
+    assert side["log"]["bottom"] <= viewport["height"] + 0.5, side
+    page.context.close()
+    assert errors == []
