@@ -95,7 +95,7 @@ def line(request: HttpRequest, code: str, number: int) -> HttpResponse:
     depends on its address alone, and never changes: kept for a year by any cache."""
     table = _table(code)
     step, language = request.GET.get("step", ""), request.GET.get("lang", "")
-    if not step.isdigit() or language not in dict(settings.LANGUAGES):
+    if not (step.isascii() and step.isdigit()) or language not in dict(settings.LANGUAGES):
         raise Http404("A step's line needs its step (a number) and a language.")
     found = replay_line(table, number, int(step))
     if found is None:

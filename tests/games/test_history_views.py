@@ -177,6 +177,8 @@ def test_a_replays_lines_are_only_those_of_hands_over_and_a_browser_keeps_them(
         f"{url}?lang=en&step={len(first.moves) + 1}",  # past the hand's end
         f"{url}?lang=en&step=-1",
         f"{url}?lang=en&step=one",
+        f"{url}?lang=en&step=%C2%B2",  # "²": a digit, not a number
+        f"/t/{table.code}/replay/99999999999999999999/line/?lang=en&step=1",
         f"{url}?lang=en",  # no step
         f"{url}?lang=xx&step=1",  # no such language
         f"{url}?step=1",
