@@ -104,6 +104,7 @@ def line(request: HttpRequest, code: str, number: int) -> HttpResponse:
         html = step_line(found)
     response = HttpResponse(html, content_type="text/html; charset=utf-8")
     response["Cache-Control"] = f"public, max-age={LINE_MAX_AGE}, immutable"
+    response["Content-Language"] = language
     return response
 
 

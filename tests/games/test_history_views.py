@@ -59,6 +59,7 @@ def line_of(table: Table, number: int, step: int, language: str = "en") -> str:
     """The line of the replay's hand ``number`` after ``step``, as its page asks for it."""
     answer = Client().get(f"/t/{table.code}/replay/{number}/line/?lang={language}&step={step}")
     assert answer.status_code == 200, (number, step, answer.status_code)
+    assert "max-age=31536000" in answer["Cache-Control"]  # kept: a hand over never changes
     return str(answer.content.decode())
 
 
@@ -165,6 +166,7 @@ def test_a_replays_lines_are_only_those_of_hands_over_and_a_browser_keeps_them(
     last = Client().get(f"{url}?lang=en&step={len(first.moves)}")
     assert last.status_code == 200 and last["Content-Type"].startswith("text/html")
     assert "max-age=31536000" in last["Cache-Control"] and "public" in last["Cache-Control"]
+    assert last["Content-Language"] == "en"  # the address's language, whatever the cookie
     tiles = re.findall(r'data-tile="([^"]+)"', last.content.decode())
     assert tiles == [str(p) for p in first.line]
     # in the page's language: the tiles' names for a screen reader
