@@ -87,21 +87,18 @@ def past_games(seats: Page[Seat]) -> list[PastGame]:
 
 
 class ReplayStep(NamedTuple):
-    """The hand after one more move (the first step: as dealt)."""
+    """The hand after one more move (the first step: as dealt); its line is
+    ``replay_line``'s, asked for by the page when shown."""
 
-    line: tuple[str, ...]  # placed tiles, "left|right", left to right
     hands: tuple[tuple[str, ...], ...]  # each seat's tiles, "high|low"
     boneyard: int
     seat: int | None  # who moved; None for the deal
     said: str  # the move in words
     mark: str = ""  # the coach's mark of a person's move: "?!", "?" or "??"
     coach: str = ""  # on a marked move: the play the coach preferred, and why
-    played: str = ""  # the end a tile was played on: "left", "right"; "" for the opening,
-    # a draw, a pass or the deal (as the table's last move says it)
-    kind: str = ""  # the move's kind: "play", "draw", "pass"; "" for the deal
 
 
-#: What the replay's script shows of a step (the rest is on the page, or asked for).
+#: What the replay's script shows of a step (its mark is in the page's log).
 SCRIPT_KEYS = ("hands", "boneyard", "seat", "said", "coach")
 
 
@@ -197,12 +194,11 @@ def _steps(
     for ply, event in enumerate(done.log):
         r.play(event.move)
         said = _said(event.move, event.ends, names[event.seat])
-        kind, played = _kind_and_end(event)
         review = reviews.get(ply)
         mark, advice = ("", "")
         if review is not None and review.mark:
             mark, advice = coach_words(review, opening=event.ends is None)
-        steps.append(_step(r, event.seat, said, mark, advice, played=played, kind=kind))
+        steps.append(_step(r, event.seat, said, mark, advice))
     return tuple(steps)
 
 
@@ -218,9 +214,10 @@ def _kind_and_end(event: Event) -> tuple[str, str]:
 class StepLine(NamedTuple):
     """The line after one step of a hand's replay, and the move that made it."""
 
-    line: tuple[str, ...]  # as ``ReplayStep.line``
-    kind: str  # as ``ReplayStep.kind``
-    played: str  # as ``ReplayStep.played``
+    line: tuple[str, ...]  # placed tiles, "left|right", left to right
+    kind: str  # the move's kind: "play", "draw", "pass"; "" for the deal
+    played: str  # the end a tile was played on: "left", "right"; "" for the opening,
+    # a draw, a pass or the deal (as the table's last move says it)
 
 
 def replay_line(table: Table, number: int, step: int) -> StepLine | None:
@@ -243,26 +240,14 @@ def replay_line(table: Table, number: int, step: int) -> StepLine | None:
     return StepLine(tuple(str(p) for p in r.line), kind, played)
 
 
-def _step(
-    r: Round,
-    seat: int | None,
-    said: str,
-    mark: str = "",
-    coach: str = "",
-    *,
-    played: str = "",
-    kind: str = "",
-) -> ReplayStep:
+def _step(r: Round, seat: int | None, said: str, mark: str = "", coach: str = "") -> ReplayStep:
     return ReplayStep(
-        line=tuple(str(p) for p in r.line),
         hands=tuple(tuple(str(t) for t in hand) for hand in r.hands),
         boneyard=len(r.boneyard),
         seat=seat,
         said=said,
         mark=mark,
         coach=coach,
-        played=played,
-        kind=kind,
     )
 
 

@@ -19,7 +19,6 @@ from django.utils.html import format_html
 
 from games.engine import ALL_TILES, Placed
 from games.history.selectors import (
-    ReplayStep,
     StepLine,
     match_proofs,
     record_of,
@@ -50,7 +49,7 @@ def _tile_palette() -> list[tuple[str, str]]:
 LINE_MAX_AGE = 365 * 24 * 3600
 
 
-def step_line(step: ReplayStep | StepLine) -> str:
+def step_line(step: StepLine) -> str:
     """The line after ``step`` as the table draws it: the snake (``games.view.snake``)
     in the table's own fragment, its last tile marked as the table marks a move's;
     "" for an empty line."""
