@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
     path("t/<str:code>/leave/", views.game_leave, name="game_leave"),
     path("t/<str:code>/replay/", history_views.replay, name="replay"),
+    path("t/<str:code>/replay/<int:number>/line/", history_views.line, name="replay_line"),
     path("t/<str:code>/record.txt", history_views.record, name="record"),
     path("t/<str:code>/deals.json", history_views.proofs, name="proofs"),
     path("t/<str:code>/hands/<int:number>/verify/", history_views.hand_verify, name="hand_verify"),

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from accounts.names import Who, say
 from games.describe import table_mode
-from games.engine import Draw, Match, Pass, Play, Round, Rules
+from games.engine import Draw, Event, Match, Pass, Play, Round, Rules, parse_move
 from games.engine.deals import commitment
 from games.engine.verify import Checked, HandProof, as_json, check
 from games.history.coach import still_reviewing
@@ -87,18 +87,19 @@ def past_games(seats: Page[Seat]) -> list[PastGame]:
 
 
 class ReplayStep(NamedTuple):
-    """The hand after one more move (the first step: as dealt)."""
+    """The hand after one more move (the first step: as dealt); its line is
+    ``replay_line``'s, asked for by the page when shown."""
 
-    line: tuple[str, ...]  # placed tiles, "left|right", left to right
     hands: tuple[tuple[str, ...], ...]  # each seat's tiles, "high|low"
     boneyard: int
     seat: int | None  # who moved; None for the deal
     said: str  # the move in words
     mark: str = ""  # the coach's mark of a person's move: "?!", "?" or "??"
     coach: str = ""  # on a marked move: the play the coach preferred, and why
-    played: str = ""  # the end a tile was played on: "left", "right"; "" for the opening,
-    # a draw, a pass or the deal (as the table's last move says it)
-    kind: str = ""  # the move's kind: "play", "draw", "pass"; "" for the deal
+
+
+#: What the replay's script shows of a step (its mark is in the page's log).
+SCRIPT_KEYS = ("hands", "boneyard", "seat", "said", "coach")
 
 
 class ReplayHand(NamedTuple):
@@ -111,8 +112,9 @@ class ReplayHand(NamedTuple):
     reviewing: bool = False  # the coach has not finished with this hand yet
 
     def steps_data(self) -> list[dict[str, Any]]:
-        """The steps for the replay's script (``json_script``)."""
-        return [s._asdict() for s in self.steps]
+        """The steps for the replay's script (``json_script``): what it shows of each
+        (its line is asked for when shown: ``views.line``)."""
+        return [{key: getattr(s, key) for key in SCRIPT_KEYS} for s in self.steps]
 
 
 @dataclass(frozen=True)
@@ -191,38 +193,61 @@ def _steps(
     steps = [_step(r, None, _("The deal."))]
     for ply, event in enumerate(done.log):
         r.play(event.move)
-        move = event.move
-        said = _said(move, event.ends, names[event.seat])
-        kind = "play" if isinstance(move, Play) else "draw" if isinstance(move, Draw) else "pass"
-        played = move.end if isinstance(move, Play) and event.ends is not None else ""
+        said = _said(event.move, event.ends, names[event.seat])
         review = reviews.get(ply)
         mark, advice = ("", "")
         if review is not None and review.mark:
             mark, advice = coach_words(review, opening=event.ends is None)
-        steps.append(_step(r, event.seat, said, mark, advice, played=played, kind=kind))
+        steps.append(_step(r, event.seat, said, mark, advice))
     return tuple(steps)
 
 
-def _step(
-    r: Round,
-    seat: int | None,
-    said: str,
-    mark: str = "",
-    coach: str = "",
-    *,
-    played: str = "",
-    kind: str = "",
-) -> ReplayStep:
+def _kind_and_end(event: Event) -> tuple[str, str]:
+    """A move's kind ("play", "draw", "pass") and the end a tile was played on ("left",
+    "right"; "" for the opening, a draw or a pass), as the table's last move says them."""
+    move = event.move
+    kind = "play" if isinstance(move, Play) else "draw" if isinstance(move, Draw) else "pass"
+    played = move.end if isinstance(move, Play) and event.ends is not None else ""
+    return kind, played
+
+
+class StepLine(NamedTuple):
+    """The line after one step of a hand's replay, and the move that made it."""
+
+    line: tuple[str, ...]  # placed tiles, "left|right", left to right
+    kind: str  # the move's kind: "play", "draw", "pass"; "" for the deal
+    played: str  # the end a tile was played on: "left", "right"; "" for the opening,
+    # a draw, a pass or the deal (as the table's last move says it)
+
+
+def replay_line(table: Table, number: int, step: int) -> StepLine | None:
+    """The line of hand ``number`` (from 1, as ``ReplayHand.number``) after ``step``
+    moves (0: as dealt), as ``replay_of`` shows it; None where ``replay_of`` shows no
+    such hand or step (a table still being played, a hand not over).  Reads that one
+    hand alone."""
+    if table.status not in REPLAYABLE or number < 1:
+        return None
+    hand = table.hands.filter(number=number - 1).prefetch_related("moves").first()
+    if hand is None or not hand.over:
+        return None
+    moves = [parse_move(m.text) for m in hand.moves.all()]
+    if not 0 <= step <= len(moves):
+        return None
+    r = Round.from_position(table.rules, hand.initial_position)
+    for move in moves[:step]:
+        r.play(move)
+    kind, played = _kind_and_end(r.log[-1]) if step else ("", "")
+    return StepLine(tuple(str(p) for p in r.line), kind, played)
+
+
+def _step(r: Round, seat: int | None, said: str, mark: str = "", coach: str = "") -> ReplayStep:
     return ReplayStep(
-        line=tuple(str(p) for p in r.line),
         hands=tuple(tuple(str(t) for t in hand) for hand in r.hands),
         boneyard=len(r.boneyard),
         seat=seat,
         said=said,
         mark=mark,
         coach=coach,
-        played=played,
-        kind=kind,
     )
 
 

@@ -2,23 +2,27 @@
 
 Anyone with the table's link may open them (the link is the share link), and they
 exist only for what is over (``games.history.selectors``): a table being played has no
-replay, a hand being played no proof."""
+replay, a hand being played no proof.
+
+The replay page carries each step's hands and words, not its line: the line of a
+step (the table's own drawing of it, a few KB) is fetched when shown
+(``replay_line``), and kept by the browser, since a hand that is over never changes."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import format_html
 
 from games.engine import ALL_TILES, Placed
 from games.history.selectors import (
-    ReplayHand,
-    ReplayStep,
+    StepLine,
     match_proofs,
     record_of,
+    replay_line,
     replay_of,
     verified_hand,
 )
@@ -41,7 +45,11 @@ def _tile_palette() -> list[tuple[str, str]]:
     return [(f"s{t}", str(small_tile(t))) for t in ALL_TILES]
 
 
-def step_line(step: ReplayStep) -> str:
+#: How long a browser keeps a step's line: a year (a hand that is over never changes).
+LINE_MAX_AGE = 365 * 24 * 3600
+
+
+def step_line(step: StepLine) -> str:
     """The line after ``step`` as the table draws it: the snake (``games.view.snake``)
     in the table's own fragment, its last tile marked as the table marks a move's;
     "" for an empty line."""
@@ -55,14 +63,6 @@ def step_line(step: ReplayStep) -> str:
         last_end=step.played if step.kind else None,
     )
     return format_html('<div class="snake {}">{}</div>', snake(line).line, tiles)
-
-
-def steps_data(hand: ReplayHand) -> list[dict[str, Any]]:
-    """A hand's steps for the replay's script: each with its line drawn (``board``)."""
-    return [
-        {**data, "board": step_line(step)}
-        for step, data in zip(hand.steps, hand.steps_data(), strict=True)
-    ]
 
 
 def replay(request: HttpRequest, code: str) -> HttpResponse:
@@ -81,9 +81,30 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
             "share_url": share_url,
             "sprite": tile_sprite(),
             "palette": _tile_palette(),
-            "steps": [steps_data(hand) for hand in shown.hands],
+            "line_language": translation.get_supported_language_variant(translation.get_language()),
         },
     )
+
+
+def line(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """``?step=N&lang=L``: the line of hand ``number`` of the replay after its step
+    ``N`` (``step_line``; empty for the deal), in language ``L`` (the replay page's:
+    the tiles' names).  Only what the replay shows: none of a table still being
+    played, of a hand not over, or of a step the hand does not have.  Its answer
+    depends on its address alone, and never changes: kept for a year by any cache."""
+    table = _table(code)
+    step, language = request.GET.get("step", ""), request.GET.get("lang", "")
+    if not (step.isascii() and step.isdigit()) or language not in dict(settings.LANGUAGES):
+        raise Http404("A step's line needs its step (a number) and a language.")
+    found = replay_line(table, number, int(step))
+    if found is None:
+        raise Http404("The replay has no such hand or step.")
+    with translation.override(language):
+        html = step_line(found)
+    response = HttpResponse(html, content_type="text/html; charset=utf-8")
+    response["Cache-Control"] = f"public, max-age={LINE_MAX_AGE}, immutable"
+    response["Content-Language"] = language
+    return response
 
 
 def record(request: HttpRequest, code: str) -> HttpResponse:

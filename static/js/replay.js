@@ -1,9 +1,10 @@
 // The replay page: step through each finished hand move by move (buttons, the
-// slider, the arrow keys; Home and End).  The server wrote every step's line (drawn
-// as the table draws it: the snake, its "board"), hands and words (a JSON script per
-// hand) and the hands' tile faces (the #replay-faces template); this file only shows
-// one step at a time.  Without it the page still
-// lists every move and shows each hand as dealt.
+// slider, the arrow keys; Home and End).  The server wrote every step's hands and
+// words (a JSON script per hand) and the hands' tile faces (the #replay-faces
+// template); each step's line, drawn as the table draws it (the snake), is asked of
+// the server when shown (the hand's data-lines address, with its step), the
+// neighbouring steps' ahead of time, and kept.  This file only shows one step at a
+// time.  Without it the page still lists every move and shows each hand as dealt.
 (function () {
   "use strict";
   var page = document.querySelector("[data-replay]");
@@ -34,6 +35,9 @@
       slider: article.querySelector("[data-slider]"),
       line: article.querySelector("[data-line]"),
       empty: article.querySelector("[data-line]").innerHTML,
+      lines: article.dataset.lines,
+      drawn: { 0: "" }, // each step's line, once here ("": the empty line of the deal)
+      asked: {}, // the steps' lines on their way
       boneyard: article.querySelector("[data-boneyard]"),
       said: article.querySelector(".replay-said"),
       coach: article.querySelector("[data-coach]"),
@@ -54,7 +58,7 @@
     at = Math.max(0, Math.min(last, at));
     hand.at = at;
     var step = hand.steps[at];
-    hand.line.innerHTML = step.board || hand.empty;
+    drawLine(hand, at);
     hand.boneyard.textContent = step.boneyard;
     hand.said.textContent = step.said;
     // The coach's mark and advice on a person's marked move (none on the others).
@@ -74,6 +78,52 @@
     hand.output.textContent = hand.output.dataset.format
       .replace("{at}", String(at))
       .replace("{of}", String(last));
+  }
+
+  // The step's line: at once if here; else when it comes (the line shown meanwhile
+  // says it is busy).  Then the steps either side are asked for, ready for the next press.
+  function drawLine(hand, at) {
+    if (at in hand.drawn) putLine(hand, hand.drawn[at]);
+    else {
+      hand.line.setAttribute("aria-busy", "true");
+      ask(hand, at).then(
+        function () {
+          if (hand.at === at) putLine(hand, hand.drawn[at]);
+        },
+        function () {
+          if (hand.at === at) hand.line.removeAttribute("aria-busy");
+        }
+      );
+    }
+    [at + 1, at - 1].forEach(function (near) {
+      if (near < 0 || near >= hand.steps.length || near in hand.drawn) return;
+      ask(hand, near).catch(function () {}); // a failure is asked again when shown
+    });
+  }
+
+  function putLine(hand, html) {
+    hand.line.innerHTML = html || hand.empty;
+    hand.line.removeAttribute("aria-busy");
+  }
+
+  function ask(hand, at) {
+    if (!hand.asked[at]) {
+      hand.asked[at] = fetch(hand.lines + "&step=" + at, { credentials: "same-origin" })
+        .then(function (answer) {
+          if (!answer.ok) throw new Error("line " + at + ": " + answer.status);
+          return answer.text();
+        })
+        .then(
+          function (html) {
+            hand.drawn[at] = html;
+          },
+          function (error) {
+            delete hand.asked[at]; // asked again when shown again
+            throw error;
+          }
+        );
+    }
+    return hand.asked[at];
   }
 
   // The log scrolls inside its own box: the move shown stays in sight, the page does not move.

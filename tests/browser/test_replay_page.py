@@ -53,8 +53,19 @@ print(table.code)
 """
 
 
+def settled(page: Any) -> None:
+    """Wait for the step's line: asked of the server when not already there."""
+    page.wait_for_selector(".replay-hand:not([hidden]) [data-line]:not([aria-busy])")
+
+
 def line_tiles(page: Any) -> int:
+    settled(page)
     return int(page.locator(".replay-hand:not([hidden]) [data-line] .placed").count())
+
+
+def shown_tiles(page: Any) -> Any:
+    settled(page)
+    return page.evaluate(TILES)
 
 
 def test_a_finished_match_replays_move_by_move_on_a_phone(
@@ -165,7 +176,7 @@ def test_the_replays_line_is_the_tables_snake_turning_at_the_boards_edges(
         page.wait_for_selector(".replay-controls:not([hidden])")
         hand = page.locator(".replay-hand").first
         page.keyboard.press("End")
-        shown = page.evaluate(TILES)
+        shown = shown_tiles(page)
         line, tiles = shown["line"], shown["tiles"]
         assert len(tiles) >= 14
         # one chain in rows that fill the board's width and turn at its edges
@@ -199,14 +210,14 @@ def test_the_replays_line_is_the_tables_snake_turning_at_the_boards_edges(
         # stepping back takes the last tile off; forward puts it back, in the same place
         count = len(tiles)
         page.keyboard.press("ArrowLeft")
-        back = page.evaluate(TILES)["tiles"]
+        back = shown_tiles(page)["tiles"]
         assert len(back) in (count - 1, count)  # (the last move may have been a pass)
-        while len(page.evaluate(TILES)["tiles"]) == count:
+        while len(shown_tiles(page)["tiles"]) == count:
             page.keyboard.press("ArrowLeft")
         hand.locator('[data-go="next"]').click()
-        while len(page.evaluate(TILES)["tiles"]) < count:
+        while len(shown_tiles(page)["tiles"]) < count:
             hand.locator('[data-go="next"]').click()
-        assert page.evaluate(TILES) == shown
+        assert shown_tiles(page) == shown
         page.keyboard.press("Home")
         assert line_tiles(page) == 0
         page.context.close()

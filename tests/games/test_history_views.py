@@ -4,6 +4,7 @@ that are over are ever shown: a table being played has no replay and no record."
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -15,12 +16,19 @@ from django.utils import timezone
 from accounts.models import User
 from deadlines.services import run_due
 from games import services
-from games.engine import PRESETS, Match, Placed, Round
+from games.engine import PRESETS, Match, Play, Round
 from games.engine.verify import check, proofs_from_json
 from games.models import SeatResult, Table
 from games.records import load_match
+from games.services import deals as service_deals
 from games.view.snake import snake
-from tests.fixtures import DUELLO, play_a_legal_move, play_to_the_end, version_of
+from tests.fixtures import (
+    DUELLO,
+    play_a_legal_move,
+    play_to_the_end,
+    seeded_deals,
+    version_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -47,13 +55,27 @@ def get(client: Client, url: str) -> tuple[int, str]:
     return answer.status_code, answer.content.decode()
 
 
+def line_of(table: Table, number: int, step: int, language: str = "en") -> str:
+    """The line of the replay's hand ``number`` after ``step``, as its page asks for it."""
+    answer = Client().get(f"/t/{table.code}/replay/{number}/line/?lang={language}&step={step}")
+    assert answer.status_code == 200, (number, step, answer.status_code)
+    assert "max-age=31536000" in answer["Cache-Control"]  # kept: a hand over never changes
+    return str(answer.content.decode())
+
+
 def test_a_table_being_played_has_no_replay_no_record_and_no_proofs(
     duel_against_the_computer: Table,
 ) -> None:
     table = duel_against_the_computer
     client = Client()
     for _ in range(3):  # also once its first hand has moves
-        for url in ("replay/", "record.txt", "deals.json", "hands/1/verify/"):
+        for url in (
+            "replay/",
+            "record.txt",
+            "deals.json",
+            "hands/1/verify/",
+            *(f"replay/1/line/?lang=en&step={n}" for n in range(3)),  # nor any step's line
+        ):
             assert client.get(f"/t/{table.code}/{url}").status_code == 404, url
         run_due(now=later()) or play_a_legal_move(table)
 
@@ -68,31 +90,39 @@ def test_the_replay_steps_through_every_hand_face_up_from_the_deal_and_the_recor
     assert status == 200
     hands = [json.loads(script) for script in STEPS.findall(html)]
     assert len(hands) == len(match.rounds) >= 1
+    lines: list[list[str]] = []
     for steps, played in zip(hands, match.rounds, strict=True):
         assert len(steps) == len(played.moves) + 1  # the deal, then each move
         start = Round.from_position(table.rules, played.initial_position)
         assert [tuple(h) for h in steps[0]["hands"]] == [
             tuple(str(t) for t in hand) for hand in start.hands
         ]  # every hand face up from the deal
-        assert steps[0]["line"] == [] and steps[-1]["line"] == [str(p) for p in played.line]
-        # each step's line drawn as the table draws it: the snake, every tile in its place
-        assert steps[0]["board"] == ""
-        for step in steps[1:]:
-            line = [Placed(*map(int, t.split("|"))) for t in step["line"]]
-            if not line:
+        # each step's line drawn as the table draws it: the snake, every tile in its place,
+        # asked of the server step by step (the page carries none)
+        number = len(lines) + 1
+        lines.append([line_of(table, number, n) for n in range(len(steps))])
+        assert lines[-1][0] == ""  # the deal's: empty
+        for move, board in zip(played.moves, lines[-1][1:], strict=True):
+            start.play(move)  # the hand after this move, as the engine has it
+            if not start.line:
+                assert board == ""
                 continue
-            laid = snake(line)
-            assert step["board"].startswith(f'<div class="snake {laid.line}">')
-            placed = re.findall(r'<span class="placed([^"]*)" data-tile="([^"]+)"', step["board"])
-            assert [tile for _, tile in placed] == step["line"]
+            laid = snake(start.line)
+            assert board.startswith(f'<div class="snake {laid.line}">')
+            placed = re.findall(r'<span class="placed([^"]*)" data-tile="([^"]+)"', board)
+            assert [tile for _, tile in placed] == [str(p) for p in start.line]
             for (classes, _), places in zip(placed, laid.tiles, strict=True):
                 assert classes.endswith(f" {places}")
             marked = [tile for classes, tile in placed if " last " in classes]
-            if step["kind"] == "play":  # the tile just played, as the table marks it
-                end = -1 if step["played"] == "right" else 0
-                assert marked == [step["line"][end]]
+            event = start.log[-1]
+            if isinstance(move, Play):  # the tile just played, as the table marks it
+                end = -1 if event.ends is not None and move.end == "right" else 0
+                assert marked == [str(start.line[end])]
             else:
                 assert marked == []
+        assert lines[-1][-1].count("data-tile=") == len(played.line)
+        assert f'data-lines="/t/{table.code}/replay/{number}/line/?lang=en"' in html
+    assert "<svg" not in "".join(STEPS.findall(html))  # no line drawn in the page's data
     assert "Final score" in html and f"/t/{table.code}/record.txt" in html
     assert f"http://testserver/t/{table.code}/replay/" in html  # the link to share
     assert html.count("Verify this hand") == len(match.rounds)
@@ -115,8 +145,94 @@ def test_a_game_ended_early_replays_only_its_finished_hands(anna: User, bruno: U
     services.table_start(table_id=table.pk, by=anna, version=version_of(table))
     play_a_legal_move(table)
     services.table_end(table_id=table.pk, by=anna, version=version_of(table))
-    for url in ("replay/", "record.txt"):  # its only hand was not over
+    for url in ("replay/", "record.txt", "replay/1/line/?lang=en&step=1"):  # its hand was not over
         assert Client().get(f"/t/{table.code}/{url}").status_code == 404
+
+
+def test_a_replays_lines_are_only_those_of_hands_over_and_a_browser_keeps_them(
+    anna: User, bruno: User
+) -> None:
+    """A game ended in its second hand: the first hand's lines, step by step, kept by any
+    cache (they never change); the second's, not over, no more than its replay."""
+    table = services.table_create(host=anna, mode=Table.Mode.FRIENDS, rules=DUELLO)
+    services.table_join(table_id=table.pk, user=bruno, version=version_of(table))
+    services.table_start(table_id=table.pk, by=anna, version=version_of(table))
+    while not (table.hands.count() == 2 and load_match(table).round.moves):
+        run_due(now=later()) or play_a_legal_move(table)  # into the second hand's first move
+    services.table_end(table_id=table.pk, by=anna, version=version_of(table))
+    first = load_match(table).rounds[0]
+    url = f"/t/{table.code}/replay/1/line/"
+
+    last = Client().get(f"{url}?lang=en&step={len(first.moves)}")
+    assert last.status_code == 200 and last["Content-Type"].startswith("text/html")
+    assert "max-age=31536000" in last["Cache-Control"] and "public" in last["Cache-Control"]
+    assert last["Content-Language"] == "en"  # the address's language, whatever the cookie
+    tiles = re.findall(r'data-tile="([^"]+)"', last.content.decode())
+    assert tiles == [str(p) for p in first.line]
+    # in the page's language: the tiles' names for a screen reader
+    italian = Client().get(f"{url}?lang=it&step={len(first.moves)}").content.decode()
+    assert re.findall(r'data-tile="([^"]+)"', italian) == tiles
+    assert re.findall(r'aria-label="([^"]+)"', italian) != re.findall(
+        r'aria-label="([^"]+)"', last.content.decode()
+    )
+    for bad in (
+        f"{url}?lang=en&step={len(first.moves) + 1}",  # past the hand's end
+        f"{url}?lang=en&step=-1",
+        f"{url}?lang=en&step=one",
+        f"{url}?lang=en&step=%C2%B2",  # "²": a digit, not a number
+        f"/t/{table.code}/replay/99999999999999999999/line/?lang=en&step=1",
+        f"{url}?lang=en",  # no step
+        f"{url}?lang=xx&step=1",  # no such language
+        f"{url}?step=1",
+        f"/t/{table.code}/replay/2/line/?lang=en&step=1",  # the hand not over: hidden
+        f"/t/{table.code}/replay/3/line/?lang=en&step=0",
+        f"/t/{table.code}/replay/0/line/?lang=en&step=0",
+        "/t/NOSUCH/replay/1/line/?lang=en&step=0",
+    ):
+        answer = Client().get(bad)
+        assert answer.status_code == 404, bad
+        assert "max-age" not in answer.get("Cache-Control", ""), bad
+    # and the page names the lines of its one hand over, in its language
+    status, html = get(Client(), f"/t/{table.code}/replay/")
+    assert status == 200 and f'data-lines="{url}?lang=en"' in html
+    assert "/replay/2/line/" not in html
+
+
+def four_players_six_hands(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> Table:
+    """A game of four people, ended after six hands played at random (a game won in
+    fewer, which the deals may allow, is played again)."""
+    from dataclasses import replace
+
+    people = [make_user(f"four_{n}") for n in range(4)]
+    rules = replace(PRESETS["domino"], players=4, hand_size=7, target=150)
+    rng = random.Random(6)
+    monkeypatch.setattr(service_deals, "deal", seeded_deals(random.Random(6)))  # the same each run
+    while True:
+        table = services.table_create(host=people[0], mode=Table.Mode.FRIENDS, rules=rules)
+        for user in people[1:]:
+            services.table_join(table_id=table.pk, user=user, version=version_of(table))
+        services.table_start(table_id=table.pk, by=people[0], version=version_of(table))
+        while not (match := load_match(table)).over:
+            if len(match.rounds) == 6 and match.round.over:
+                break
+            run_due(now=later()) or play_a_legal_move(table, rng)
+        if len(match.rounds) == 6:
+            break
+    if not match.over:
+        services.table_end(table_id=table.pk, by=people[0], version=version_of(table))
+    return table
+
+
+def test_a_long_replay_stays_light_for_a_phone(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six hands of four: the page, its lines left to be asked for, weighs little."""
+    table = four_players_six_hands(make_user, monkeypatch)
+    answer = Client().get(f"/t/{table.code}/replay/", HTTP_COOKIE="django_language=en")
+    assert answer.status_code == 200 and answer.content.count(b"data-lines=") == 6
+    assert len(answer.content) < 150_000, len(answer.content)
 
 
 def finished_game(host: User, n: int, *, won: bool) -> Table:
