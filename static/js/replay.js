@@ -91,7 +91,13 @@
           if (hand.at === at) putLine(hand, hand.drawn[at]);
         },
         function () {
-          if (hand.at === at) hand.line.removeAttribute("aria-busy");
+          // not the last step's line under this step's words: say it could not come
+          if (hand.at !== at) return;
+          var note = document.createElement("p");
+          note.className = "empty-line";
+          note.textContent = hand.line.dataset.unavailable;
+          hand.line.replaceChildren(note);
+          hand.line.removeAttribute("aria-busy");
         }
       );
     }

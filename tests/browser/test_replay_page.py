@@ -222,3 +222,25 @@ def test_the_replays_line_is_the_tables_snake_turning_at_the_boards_edges(
         assert line_tiles(page) == 0
         page.context.close()
     assert errors == []
+
+
+def test_a_line_that_cannot_come_says_so_rather_than_showing_the_last_one(
+    browser: Any, live_site: LiveSite
+) -> None:
+    code = manage_last_line(live_site.env, "shell", "-c", FINISHED_DUEL)
+    errors: list[str] = []
+    page = new_page(browser, PHONE, errors)
+    page.goto(f"{live_site.url}/t/{code}/replay/")
+    page.wait_for_selector(".replay-controls:not([hidden])")
+    page.keyboard.press("ArrowRight")
+    assert line_tiles(page) == 1  # the opening, fetched
+    page.route("**/line/**", lambda route: route.abort())  # the network gone
+    page.keyboard.press("End")  # a step whose line is not here yet
+    settled(page)
+    line = page.locator(".replay-hand:not([hidden]) [data-line]")
+    assert line.locator(".placed").count() == 0  # not the opening's line under the last step
+    assert "Non è stato possibile caricare la linea" in line.inner_text()
+    page.unroute("**/line/**")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("End")  # shown again: asked again, and drawn
+    assert line_tiles(page) >= 2
