@@ -340,7 +340,7 @@ def score_match(table: Any, season: Season, elo: dict[tuple[int, str], float]) -
     """The pre-match predictions of the match that just ended, and Elo's update."""
     from games.models import SeatResult
     from ratings.models import RatingChange
-    from ratings.policy import FILLER_SKILL, Skill, format_of, win_chances
+    from ratings.policy import FILLER_SKILL, Skill, format_of, model_for, win_chances
 
     fmt = format_of(table.players, table.teams)
     results = list(SeatResult.objects.filter(table=table).order_by("seat"))
@@ -365,7 +365,7 @@ def score_match(table: Any, season: Season, elo: dict[tuple[int, str], float]) -
     season.fills += table.fillers > 0
     if ranks.count(1) == 1:
         winner = ranks.index(1)
-        season.openskill[fmt].add(win_chances(skills), winner)
+        season.openskill[fmt].add(win_chances(skills, model_for(table.target)), winner)
         season.elo[fmt].add(elo_chances(side_elo), winner)
     else:
         season.draws += 1

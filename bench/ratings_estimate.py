@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -36,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from bench.ratings import TIERS, Predictions, elo_chances, elo_update, spearman  # noqa: E402
 from games.engine import PRESETS, Rules, make_bot  # noqa: E402
 from games.engine.match import Match  # noqa: E402
+from ratings import policy  # noqa: E402
 from ratings.policy import FORMATS, Entrant, Skill, format_of, rate, win_chances  # noqa: E402
 
 
@@ -175,6 +177,8 @@ def replay(
     skills: dict[tuple[int, str], Skill] = {}
     elo: dict[tuple[int, str], float] = {}
     played: dict[int, int] = defaultdict(int)
+    count: dict[tuple[int, str], int] = defaultdict(int)  # matches per account and format
+    settled: dict[tuple[int, str], int] = {}  # the match after which it was not provisional
     tier_of: dict[int, int] = {}
     ours: dict[str, Predictions] = defaultdict(Predictions)
     elos: dict[str, Predictions] = defaultdict(Predictions)
@@ -221,6 +225,9 @@ def replay(
         ]
         for i, new in rate(entrants, model).items():
             skills[(seats[i], fmt)] = new
+            count[(seats[i], fmt)] += 1
+            if new.sigma <= policy.PROVISIONAL_SIGMA and (seats[i], fmt) not in settled:
+                settled[(seats[i], fmt)] = count[(seats[i], fmt)]
         for s, change in enumerate(elo_update(side_elo, side_ranks)):
             for i in groups[s]:
                 elo[(seats[i], fmt)] = elo.get((seats[i], fmt), 1500.0) + change
@@ -240,6 +247,10 @@ def replay(
             f: (round(p.log_loss, 3), round(p.accuracy, 3), len(p.chances)) for f, p in elos.items()
         },
         "tier_mu": {t: round(statistics.fmean(v), 2) for t, v in sorted(by_tier.items())},
+        "to_settle": {
+            f: statistics.median([n for (_, g), n in settled.items() if g == f] or [math.nan])
+            for f in FORMATS
+        },
     }
 
 
@@ -262,6 +273,7 @@ def replay_main(args: argparse.Namespace) -> None:
                 f"| Elo {e[0]:.3f} {e[1]:.1%}"
             )
         print(f"  mean mu by hidden strength: {found['tier_mu']}")
+        print(f"  matches to leave provisional (median): {found['to_settle']}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

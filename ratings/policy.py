@@ -23,8 +23,19 @@ from openskill.models.weng_lin.plackett_luce import PlackettLuceRating
 DUEL, FREE, PAIRS = "duel", "free", "pairs"
 FORMATS = (DUEL, FREE, PAIRS)
 
-#: The library's defaults: a new player is mu 25, sigma 25/3; beta (a game's luck) 25/6.
+#: The library's defaults: a new player is mu 25, sigma 25/3; beta (a match's luck)
+#: 25/6, for a match played to a target score.
 MODEL = PlackettLuce()
+#: A single hand (blocco's) is far luckier than a match to 100: its beta is six times
+#: the library's, or its chances are over-confident (the log loss of the pre-match
+#: chances, measured on simulated seasons: docs/ratings.md, bench/ratings_estimate.py).
+SINGLE_HAND = PlackettLuce(beta=6 * MODEL.beta)
+
+
+def model_for(target: int | None) -> PlackettLuce:
+    """The model rating a match played to ``target`` points (None: a single hand)."""
+    return SINGLE_HAND if target is None else MODEL
+
 
 #: What players read: 1500 for a new player; 30 points for each unit of mu, so that
 #: differences read like Elo's (a mu ahead by sqrt(2)*beta wins about 73% of duels,
