@@ -166,14 +166,19 @@ def side_groups(rules_text: str, seats: Sequence[int], ranks: Sequence[int]) -> 
 
 
 def replay(
-    records: Sequence[dict[str, Any]], beta: float, checkpoints: Sequence[int]
+    records: Sequence[dict[str, Any]],
+    beta: float,
+    checkpoints: Sequence[int],
+    single_beta: float | None = None,
 ) -> dict[str, Any]:
-    """Ratings from the outcomes in order: Spearman per format and overall after each
-    checkpoint (matches per account), and the pre-match log loss and accuracy."""
+    """Ratings from the outcomes in order (``beta`` for a match to a target,
+    ``single_beta`` for a single hand, by default the same): Spearman per format and
+    overall after each checkpoint (matches per account), the pre-match log loss and
+    accuracy (apart for single hands: ``format/1``), matches to leave provisional."""
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce(beta=beta)
-    start = Skill(model.mu, model.sigma)
+    models = {False: PlackettLuce(beta=beta), True: PlackettLuce(beta=single_beta or beta)}
+    start = Skill(models[False].mu, models[False].sigma)
     skills: dict[tuple[int, str], Skill] = {}
     elo: dict[tuple[int, str], float] = {}
     played: dict[int, int] = defaultdict(int)
@@ -207,6 +212,8 @@ def replay(
                 curve[todo.pop(0)] = snapshot()
             last_round = record["round"]
         fmt, seats, ranks = record["format"], record["seats"], record["ranks"]
+        single = "target=single" in record["rules"]
+        model = models[single]
         for a, t in zip(seats, record["tiers"], strict=True):
             tier_of[a] = t
             played[a] += 1
@@ -218,6 +225,9 @@ def replay(
             winner = side_ranks.index(1)
             ours[fmt].add(win_chances(side_skills, model), winner)
             elos[fmt].add(elo_chances(side_elo), winner)
+            ours[f"{fmt}/1" if single else f"{fmt}/100"].add(
+                win_chances(side_skills, model), winner
+            )
         entrants = [
             Entrant(seat=i, side=s, rank=side_ranks[s], skill=side_skills[s][k])
             for s, g in enumerate(groups)
@@ -258,16 +268,18 @@ def replay_main(args: argparse.Namespace) -> None:
     records = [json.loads(line) for line in args.file.open()]
     hands = statistics.fmean(r["hands"] for r in records)
     print(f"{args.file}: {len(records)} matches, {hands:.2f} hands a match")
-    for beta in (float(b) for b in args.betas.split(",")):
-        found = replay(records, beta, [int(c) for c in args.checkpoints.split(",")])
-        print(f"beta {beta:g}")
+    for betas in args.betas.split(","):
+        beta, _, single = betas.partition("/")
+        checkpoints = [int(c) for c in args.checkpoints.split(",")]
+        found = replay(records, float(beta), checkpoints, float(single) if single else None)
+        print(f"beta {betas} (a match to a target / a single hand)")
         for n, figures in sorted(found["curve"].items()):
             print(
                 f"  after {n} matches each: "
                 + ", ".join(f"{k} {v:.3f}" for k, v in figures.items())
             )
         for fmt in sorted(found["openskill"]):
-            o, e = found["openskill"][fmt], found["elo"][fmt]
+            o, e = found["openskill"][fmt], found["elo"].get(fmt, (math.nan,) * 3)
             print(
                 f"  {fmt}: log loss {o[0]:.3f} acc {o[1]:.1%} (n {o[2]}) "
                 f"| Elo {e[0]:.3f} {e[1]:.1%}"
@@ -289,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--out", type=Path, required=True)
     r = commands.add_parser("replay")
     r.add_argument("file", type=Path)
-    r.add_argument("--betas", default=str(25 / 6))
+    r.add_argument("--betas", default=str(25 / 6), help="e.g. 4.1667,12,4.1667/25 (single hands)")
     r.add_argument("--checkpoints", default="5,10,20,30,40,60")
     args = parser.parse_args(argv)
     if args.command == "play":
