@@ -38,11 +38,12 @@ def model_for(target: int | None) -> PlackettLuce:
 
 
 #: What players read: 1500 for a new player; 30 points for each unit of mu, so that
-#: differences read like Elo's (a mu ahead by sqrt(2)*beta wins about 73% of duels,
-#: some 175 points, as in Elo).
+#: differences read like Elo's (a mu ahead by sqrt(2)*beta wins about 73% of duels to a
+#: target, some 175 points, as in Elo).
 BASE, SCALE = 1500, 30.0
 #: A rating is provisional ("1500?") while its sigma is above this: 195 points against
-#: a new player's 250, some 7 to 11 matches (bench/ratings.py measures it).
+#: a new player's 250, some 12 to 21 matches of what people play online, more of
+#: single hands alone (bench/ratings.py and bench/ratings_estimate.py measure it).
 PROVISIONAL_SIGMA = 6.5
 
 
