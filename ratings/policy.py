@@ -77,9 +77,9 @@ START = Skill(MODEL.mu, MODEL.sigma)
 #: level, measured by ``bench/ratings.py`` (the pure computer accounts' final ratings,
 #: docs/ratings.md), and are never updated.
 FILLER_SKILL = {
-    "easy": Skill(23.57, 2.0),  # 1457
-    "medium": Skill(25.13, 2.0),  # 1504
-    "hard": Skill(27.29, 2.0),  # 1569
+    "easy": Skill(22.02, 2.0),  # 1411
+    "medium": Skill(28.88, 2.0),  # 1616
+    "hard": Skill(32.88, 2.0),  # 1736
 }
 
 
