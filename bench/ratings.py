@@ -5,8 +5,10 @@ random moves at fixed rates, ``TIERS``) join the real pools (``queue_join``), ar
 seated by the real pairing (its waves and fills run as the worker would, from
 their deadline rows), and play every move through ``move_submit``; the match's end
 rates it as on the site.  Time is a simulated clock (``django.utils.timezone.now``
-is the bench's own), so nothing sleeps.  Blocco, single hands: 2 players, 3 players
-and 4 in pairs.  It reports:
+is the bench's own), so nothing sleeps.  The accounts play what people choose in the
+online lobby (``ONLINE_SETTINGS``: domino, duello and luciano to 100, blocco's single
+hands, a few popular settings per format so that each pool fills; ``--settings
+blocco`` for single hands only), the next hand dealt by its countdown.  It reports:
 
 - the rank correlation (Spearman) of the final ratings with the hidden strengths;
 - how well the ratings before each match predicted its winner (log loss, accuracy),
@@ -17,7 +19,8 @@ and 4 in pairs.  It reports:
 - the fixed rating of each simulated players' level (the pure computer accounts').
 
     .venv/bin/python bench/ratings.py [--accounts 300] [--matches 30] [--seed 1]
-        [--hard-ms 20] [--json bench/results/ratings.json]
+        [--hard-ms 20] [--settings online|blocco] [--progress FILE]
+        [--json bench/results/ratings.json]
 """
 
 from __future__ import annotations
@@ -52,11 +55,48 @@ TIERS: tuple[tuple[str, float], ...] = (
     ("medium", 0.0),
     ("hard", 0.0),
 )
-#: Each simulated player's think-and-play time for a match, and the pause after it (s).
-MATCH_SECONDS = (40.0, 90.0)
+#: Each simulated player's think-and-play time for a hand, and the pause after a match (s).
+HAND_SECONDS = (40.0, 90.0)
 PAUSE_SECONDS = (0.0, 60.0)
 #: A plain Elo on the same matches: its step, and the scale of its differences.
 ELO_K, ELO_SCALE = 24.0, 400.0
+
+
+def _settings(preset: str, players: int, hand_size: int, teams: bool | None = None) -> Any:
+    from games.engine import PRESETS
+
+    return replace(PRESETS[preset], players=players, hand_size=hand_size, teams=teams)
+
+
+#: What the simulated accounts play online, per rating format: a few popular settings
+#: (so that each pool fills), the presets as the lobby offers them (domino, duello and
+#: luciano to 100, their own target; blocco a single hand), with the share of that
+#: format's matches each gets (docs/ratings.md says why).
+ONLINE_SETTINGS: dict[str, list[tuple[Any, float]]] = {
+    "duel": [
+        (_settings("domino", 2, 7), 0.35),
+        (_settings("duello", 2, 7), 0.25),
+        (_settings("luciano", 2, 7), 0.15),
+        (_settings("blocco", 2, 7), 0.25),
+    ],
+    "free": [
+        (_settings("domino", 3, 7), 0.65),
+        (_settings("blocco", 3, 5), 0.35),
+    ],
+    "pairs": [
+        (_settings("domino", 4, 7, teams=True), 0.7),
+        (_settings("blocco", 4, 7, teams=True), 0.3),
+    ],
+}
+#: The previous season's settings: blocco, a single hand, in each format.
+BLOCCO_SETTINGS: dict[str, list[tuple[Any, float]]] = {
+    "duel": [(_settings("blocco", 2, 7), 1.0)],
+    "free": [(_settings("blocco", 3, 5), 1.0)],
+    "pairs": [(_settings("blocco", 4, 7, teams=True), 1.0)],
+}
+SETTINGS = {"online": ONLINE_SETTINGS, "blocco": BLOCCO_SETTINGS}
+#: A match longer than this many moves is a bench bug (duello to 300 is about 200).
+MOVES_AT_MOST = 3000
 
 
 # ---- pure figures (bench/tests/test_ratings.py) ----
@@ -130,6 +170,25 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def choose_settings(choices: Sequence[tuple[Any, float]], rng: random.Random) -> Any:
+    """One of a format's settings, drawn by its share."""
+    return rng.choices([c[0] for c in choices], weights=[c[1] for c in choices])[0]
+
+
+def settings_label(rules: Any) -> str:
+    """Settings in a few words: ``domino 4 in pairs to 100``, ``blocco 3 single hand``."""
+    seats = f"{rules.players} in pairs" if rules.partnerships else f"{rules.players}"
+    to = f"to {rules.target}" if rules.target else "single hand"
+    return f"{rules.preset} {seats} {to}"
+
+
+def busy_seconds(hands: float, rng: random.Random) -> float:
+    """How long a player is away from the pools after a match of ``hands`` hands."""
+    return sum(rng.uniform(*HAND_SECONDS) for _ in range(round(hands))) + rng.uniform(
+        *PAUSE_SECONDS
+    )
+
+
 # ---- the season, through the site ----
 
 
@@ -177,18 +236,6 @@ class Account:
         return self.bot.choose(view)
 
 
-def rules_by_format() -> dict[str, Any]:
-    from games.engine import PRESETS
-    from ratings.policy import DUEL, FREE, PAIRS
-
-    blocco = PRESETS["blocco"]
-    return {
-        DUEL: replace(blocco, players=2, hand_size=7),
-        FREE: replace(blocco, players=3, hand_size=5),
-        PAIRS: replace(blocco, players=4, hand_size=7, teams=True),
-    }
-
-
 def make_accounts(n: int, matches: int, seed: int, hard_ms: int, clock: Clock) -> list[Account]:
     from accounts.models import User
     from games.engine import make_bot
@@ -233,31 +280,40 @@ def run_pool_deadlines(clock: Clock) -> None:
             apply(deadline, now=clock.now)
 
 
-def play_out(table: Any, by_user: dict[int, Account]) -> None:
+def play_out(table: Any, by_user: dict[int, Account]) -> int:
     """Every move of the match through the site: people's by ``move_submit``, the
-    simulated players' by their deadline rows."""
+    simulated players' and the next hand's deal by their deadline rows.  Returns the
+    number of hands played."""
     from deadlines.services import apply
-    from games.kinds import BOT_MOVE
+    from games.kinds import BOT_MOVE, NEXT_HAND
     from games.models import Table
     from games.records import load_match
     from games.services import move_submit
 
     seats = {s.number: s.user_id for s in table.seats.all()}
-    current = load_match(table).round  # kept in step with the table's moves
-    for _ in range(400):
+    match = load_match(table)
+    current = match.round  # kept in step with the table's moves
+    for _ in range(MOVES_AT_MOST):
         if current.over:
             table.refresh_from_db()
-            if table.status != Table.Status.FINISHED:
+            if table.status == Table.Status.FINISHED:
+                return len(match.rounds)
+            if match.rules.target is None:
                 raise RuntimeError(f"table {table.code}: the hand is over, the match is not")
-            return
+            deadline = table.deadlines.get(kind=NEXT_HAND)  # the countdown to the next hand
+            apply(deadline, now=deadline.due_at)
+            match = load_match(table)
+            current = match.round
+            continue
         user_id = seats[current.turn]
         if user_id is None:  # a simulated player's move, as the worker makes it
             deadline = table.deadlines.get(kind=BOT_MOVE)
             apply(deadline, now=deadline.due_at)
-            current = load_match(table).round
+            match = load_match(table)
+            current = match.round
             continue
         account = by_user[user_id]
-        move = account.choose(current.view(current.turn), current.legal_moves())
+        move = account.choose(match.view(current.turn), current.legal_moves())
         version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
         move_submit(table_id=table.pk, user=account.user, move=str(move), version=version)
         current.play(move)
@@ -272,13 +328,19 @@ class Season:
     elo: dict[str, Predictions] = field(default_factory=lambda: defaultdict(Predictions))
     draws: int = 0
     waits: list[float] = field(default_factory=list)
+    #: Per settings (their text): the hands of each match played at them.
+    hands: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+
+    def mean_hands(self, rules: Any) -> float:
+        played = self.hands.get(rules.to_text())
+        return statistics.fmean(played) if played else 1.0
 
 
 def score_match(table: Any, season: Season, elo: dict[tuple[int, str], float]) -> None:
     """The pre-match predictions of the match that just ended, and Elo's update."""
     from games.models import SeatResult
     from ratings.models import RatingChange
-    from ratings.policy import FILLER_SKILL, Skill, format_of, win_chances
+    from ratings.policy import FILLER_SKILL, Skill, format_of, model_for, win_chances
 
     fmt = format_of(table.players, table.teams)
     results = list(SeatResult.objects.filter(table=table).order_by("seat"))
@@ -303,7 +365,7 @@ def score_match(table: Any, season: Season, elo: dict[tuple[int, str], float]) -
     season.fills += table.fillers > 0
     if ranks.count(1) == 1:
         winner = ranks.index(1)
-        season.openskill[fmt].add(win_chances(skills), winner)
+        season.openskill[fmt].add(win_chances(skills, model_for(table.target)), winner)
         season.elo[fmt].add(elo_chances(side_elo), winner)
     else:
         season.draws += 1
@@ -322,12 +384,18 @@ def seat_waits(table: Any) -> list[float]:
     ]
 
 
-def season_run(accounts: list[Account], clock: Clock, rng: random.Random) -> Season:
+def season_run(
+    accounts: list[Account],
+    clock: Clock,
+    rng: random.Random,
+    settings: dict[str, list[tuple[Any, float]]],
+    progress: Path | None = None,
+) -> Season:
     from games.models import Table
     from matchmaking.models import Ticket
     from matchmaking.services import queue_join
 
-    rules = rules_by_format()
+    began, reported = time.perf_counter(), 0
     by_user = {a.user.pk: a for a in accounts}
     season, elo = Season(), {}
     waiting: set[int] = set()
@@ -339,19 +407,25 @@ def season_run(accounts: list[Account], clock: Clock, rng: random.Random) -> Sea
             formats = [f for f, n in a.left.items() if n]
             fmt = rng.choices(formats, weights=[a.left[f] for f in formats])[0]
             a.left[fmt] -= 1
-            queue_join(user=a.user, rules=rules[fmt])
+            queue_join(user=a.user, rules=choose_settings(settings[fmt], rng))
             waiting.add(a.user.pk)
         run_pool_deadlines(clock)
         for table in Table.objects.filter(mode=Table.Mode.ONLINE, status=Table.Status.PLAYING):
             season.waits += seat_waits(table)
-            play_out(table, by_user)
+            hands = play_out(table, by_user)
             table.refresh_from_db()
+            season.hands[table.rules.to_text()].append(hands)
             score_match(table, season, elo)
             for user_id in table.seats.exclude(user=None).values_list("user_id", flat=True):
                 waiting.discard(user_id)
-                a = by_user[user_id]
-                a.ready_at = clock.now + timedelta(
-                    seconds=rng.uniform(*MATCH_SECONDS) + rng.uniform(*PAUSE_SECONDS)
+                by_user[user_id].ready_at = clock.now + timedelta(seconds=busy_seconds(hands, rng))
+        played = sum(season.matches.values())
+        if progress is not None and played >= reported + 100:  # a checkpoint to follow
+            reported = played
+            with progress.open("a") as f:
+                f.write(
+                    f"{played} matches, {time.perf_counter() - began:.0f} s, "
+                    f"simulated {clock.now:%H:%M}\n"
                 )
         waiting &= set(
             Ticket.objects.filter(status=Ticket.Status.WAITING).values_list("user_id", flat=True)
@@ -360,10 +434,17 @@ def season_run(accounts: list[Account], clock: Clock, rng: random.Random) -> Sea
 
 
 def waits_run(
-    accounts: list[Account], clock: Clock, seed: int, skill: bool, minutes: int
+    accounts: list[Account],
+    clock: Clock,
+    seed: int,
+    skill: bool,
+    minutes: int,
+    season: Season,
+    choices: dict[str, list[tuple[Any, float]]],
 ) -> list[float]:
-    """The pools alone for ``minutes``: the same arrivals as the season's pace, the
-    season's final ratings, each table ended as soon as it is seated."""
+    """The pools alone for ``minutes``: the same arrivals as the season's pace (a
+    match as long as the season's at its settings), the season's final ratings, each
+    table ended as soon as it is seated."""
     from django.conf import settings
 
     from games.models import Table
@@ -371,7 +452,6 @@ def waits_run(
     from ratings.policy import FORMATS
 
     settings.MATCHMAKING_SKILL_PAIRING = skill
-    rules = rules_by_format()
     rng = random.Random(seed)
     start = clock.now
     ready = {a.user.pk: start + timedelta(seconds=rng.uniform(0, 90)) for a in accounts}
@@ -381,17 +461,16 @@ def waits_run(
         clock.now += timedelta(seconds=1)
         for a in accounts:
             if a.user.pk not in busy and ready[a.user.pk] <= clock.now:
-                queue_join(user=a.user, rules=rules[rng.choice(FORMATS)])
+                queue_join(user=a.user, rules=choose_settings(choices[rng.choice(FORMATS)], rng))
                 busy.add(a.user.pk)
         run_pool_deadlines(clock)
         for table in Table.objects.filter(mode=Table.Mode.ONLINE, status=Table.Status.PLAYING):
             waits += seat_waits(table)
             Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)  # bench only
+            hands = season.mean_hands(table.rules)
             for user_id in table.seats.exclude(user=None).values_list("user_id", flat=True):
                 busy.discard(user_id)
-                ready[user_id] = clock.now + timedelta(
-                    seconds=rng.uniform(*MATCH_SECONDS) + rng.uniform(*PAUSE_SECONDS)
-                )
+                ready[user_id] = clock.now + timedelta(seconds=busy_seconds(hands, rng))
     settings.MATCHMAKING_SKILL_PAIRING = True
     return waits
 
@@ -442,6 +521,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hard-ms", type=int, default=20, help="the hard level's budget per move")
     parser.add_argument("--wait-minutes", type=int, default=15)
+    parser.add_argument(
+        "--settings",
+        choices=sorted(SETTINGS),
+        default="online",
+        help="online: the lobby's popular settings (ONLINE_SETTINGS); blocco: single hands",
+    )
+    parser.add_argument("--progress", type=Path, help="append a line every 100 matches here")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if args.accounts < 2 * len(TIERS):
@@ -454,13 +540,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from django.utils import timezone
 
+    from games.engine import Rules
     from ratings.policy import FORMATS, display
 
     clock = Clock()
     timezone.now = clock  # type: ignore[assignment]  # the simulated time, for every service
     began = time.perf_counter()
     accounts = make_accounts(args.accounts, args.matches, args.seed, args.hard_ms, clock)
-    season = season_run(accounts, clock, random.Random(args.seed))
+    choices = SETTINGS[args.settings]
+    season = season_run(accounts, clock, random.Random(args.seed), choices, args.progress)
     played = time.perf_counter() - began
     finals = final_ratings(accounts)
     tiers = {a.user.pk: a.tier for a in accounts}
@@ -478,10 +566,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         mus = [finals[f][a.user.pk] for a in accounts if a.tier == tier for f in FORMATS]
         levels[level] = statistics.fmean(mus)
     provisional = to_leave_provisional(accounts)
-    skill_waits = waits_run(accounts, clock, args.seed, True, args.wait_minutes)
-    fifo_waits = waits_run(accounts, clock, args.seed, False, args.wait_minutes)
+    skill_waits = waits_run(accounts, clock, args.seed, True, args.wait_minutes, season, choices)
+    fifo_waits = waits_run(accounts, clock, args.seed, False, args.wait_minutes, season, choices)
     figures = {
         "accounts": args.accounts,
+        "settings": args.settings,
+        "hands": {
+            settings_label(Rules.parse(k)): round(statistics.fmean(v), 2)
+            for k, v in sorted(season.hands.items())
+        },
         "matches": dict(season.matches),
         "filled_rooms": season.fills,
         "draws": season.draws,
@@ -554,6 +647,8 @@ def report(f: dict[str, Any]) -> str:
         f"(p90 {f['wait_first_come']['p90']:g} s); season median {f['season_wait_median']:g} s",
         "Simulated players' fixed ratings (pure computer accounts, mean over formats): "
         + ", ".join(f"{k} {v} (mu {f['filler_mu'][k]})" for k, v in f["filler_shown"].items()),
+        f"Settings ({f['settings']}), hands a match: "
+        + ", ".join(f"{k} {v:g}" for k, v in f["hands"].items()),
     ]
     return "\n".join(lines)
 

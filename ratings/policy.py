@@ -23,15 +23,27 @@ from openskill.models.weng_lin.plackett_luce import PlackettLuceRating
 DUEL, FREE, PAIRS = "duel", "free", "pairs"
 FORMATS = (DUEL, FREE, PAIRS)
 
-#: The library's defaults: a new player is mu 25, sigma 25/3; beta (a game's luck) 25/6.
+#: The library's defaults: a new player is mu 25, sigma 25/3; beta (a match's luck)
+#: 25/6, for a match played to a target score.
 MODEL = PlackettLuce()
+#: A single hand (blocco's) is far luckier than a match to 100: its beta is six times
+#: the library's, or its chances are over-confident (the log loss of the pre-match
+#: chances, measured on simulated seasons: docs/ratings.md, bench/ratings_estimate.py).
+SINGLE_HAND = PlackettLuce(beta=6 * MODEL.beta)
+
+
+def model_for(target: int | None) -> PlackettLuce:
+    """The model rating a match played to ``target`` points (None: a single hand)."""
+    return SINGLE_HAND if target is None else MODEL
+
 
 #: What players read: 1500 for a new player; 30 points for each unit of mu, so that
-#: differences read like Elo's (a mu ahead by sqrt(2)*beta wins about 73% of duels,
-#: some 175 points, as in Elo).
+#: differences read like Elo's (a mu ahead by sqrt(2)*beta wins about 73% of duels to a
+#: target, some 175 points, as in Elo).
 BASE, SCALE = 1500, 30.0
 #: A rating is provisional ("1500?") while its sigma is above this: 195 points against
-#: a new player's 250, some 7 to 11 matches (bench/ratings.py measures it).
+#: a new player's 250, some 12 to 21 matches of what people play online, more of
+#: single hands alone (bench/ratings.py and bench/ratings_estimate.py measure it).
 PROVISIONAL_SIGMA = 6.5
 
 
@@ -65,9 +77,9 @@ START = Skill(MODEL.mu, MODEL.sigma)
 #: level, measured by ``bench/ratings.py`` (the pure computer accounts' final ratings,
 #: docs/ratings.md), and are never updated.
 FILLER_SKILL = {
-    "easy": Skill(23.57, 2.0),  # 1457
-    "medium": Skill(25.13, 2.0),  # 1504
-    "hard": Skill(27.29, 2.0),  # 1569
+    "easy": Skill(22.02, 2.0),  # 1411
+    "medium": Skill(28.88, 2.0),  # 1616
+    "hard": Skill(32.88, 2.0),  # 1736
 }
 
 

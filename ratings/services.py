@@ -23,7 +23,7 @@ from accounts.models import User
 from games.models import BotLevel, SeatResult, Table
 
 from .models import BrowserSeen, Rating, RatingChange, RatingReset
-from .policy import FILLER_SKILL, START, Entrant, format_of, rate
+from .policy import FILLER_SKILL, START, Entrant, format_of, model_for, rate
 
 
 def is_rated(table: Table) -> bool:
@@ -71,7 +71,7 @@ def rate_table(*, table_id: int) -> list[RatingChange]:
         else:
             level = (seat.bot_level if seat is not None else "") or BotLevel.MEDIUM
             entrants.append(Entrant(r.seat, r.side, r.rank, FILLER_SKILL[level], rated=False))
-    new = rate(entrants)
+    new = rate(entrants, model_for(table.target))
     side_ranks = list({r.side: r.rank for r in results}.values())
     now = timezone.now()
     changes = []

@@ -18,6 +18,7 @@ from ratings.policy import (
     display,
     format_of,
     label,
+    model_for,
     rate,
     win_chances,
 )
@@ -117,3 +118,14 @@ def test_win_chances_favour_the_stronger_side_and_sum_to_one() -> None:
     chances = win_chances([[strong], [weak]])
     assert chances[0] > 0.5 > chances[1]
     assert sum(chances) == pytest.approx(1)
+
+
+def test_a_single_hand_tells_less_than_a_match_to_100_so_it_moves_ratings_less() -> None:
+    duel = [Entrant(0, 0, 1, START), Entrant(1, 1, 2, START)]
+    after_hand, after_match = rate(duel, model_for(None)), rate(duel, model_for(100))
+    assert START.mu < after_hand[0].mu < after_match[0].mu
+    assert after_match[1].mu < after_hand[1].mu < START.mu
+    assert after_match[0].sigma < after_hand[0].sigma < START.sigma  # both learn something
+    strong, weak = Skill(30, 3), Skill(20, 3)
+    hand_odds = win_chances([[strong], [weak]], model_for(None))[0]
+    assert 0.5 < hand_odds < win_chances([[strong], [weak]], model_for(100))[0]
