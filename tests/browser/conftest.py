@@ -216,29 +216,36 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-#: The browser modules, the longest first (their tests' seconds added up, as measured):
-#: a worker takes the next test whenever it is free, so the run ends on short tests
-#: instead of one worker waiting on the other's long last one.  A module left out runs
-#: after these.  The league page's goes before all: it counts the week's league rows,
-#: which the matches other tests play on the same site would add to.
+#: The browser modules, the longest first (their tests' seconds added up, as measured;
+#: a module of one long test counts as long): a worker takes the next test whenever it
+#: is free, so the run ends on short tests instead of one worker waiting on the other's
+#: long last one.  A module left out runs after these: a new module of long tests
+#: belongs in this list.  The league page's goes before all: it counts the week's
+#: league rows, which the matches other tests play on the same site would add to.
 LONGEST_FIRST = (
     "test_league_page",
+    "test_table_page_keyboard",
+    "test_accessibility",
     "test_offline_update",
     "test_table_page_friends",
     "test_table_page_layout",
     "test_offline_game",
     "test_table_page",
     "test_table_page_clock",
-    "test_table_page_stakes",
-    "test_lobby_page",
+    "test_account_page",
     "test_table_page_forms",
-    "test_table_page_deals",
+    "test_table_page_stakes",
+    "test_targets",
+    "test_lobby_page",
     "test_queue_page",
+    "test_table_page_deals",
+    "test_offline_first_open",
+    "test_replay_page",
+    "test_ratings_pages",
     "test_table_page_leave",
     "test_table_page_visitors",
-    "test_replay_page",
-    "test_account_page",
     "test_error_pages",
+    "test_table_page_text",
 )
 
 
