@@ -313,6 +313,42 @@ def copy_migrated_database(target: Path, env: dict[str, str]) -> None:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+@contextlib.contextmanager
+def test_databases_from_the_migrated_copy() -> Iterator[None]:
+    """Inside, an in-memory SQLite test database starts as a copy of
+    ``MIGRATED_DATABASE`` (``copy_migrated_database``: made by ``migrate`` whenever a
+    migration changed), and the test runner's own ``migrate`` finds every migration
+    applied: each test worker saves applying them all again (seconds each; ``migrate``
+    still checks the graph against the database and sends ``post_migrate``).  Any other
+    database (a file, PostgreSQL) is created and migrated as usual."""
+    from django.conf import settings
+    from django.db.backends.sqlite3.creation import DatabaseCreation
+
+    original = DatabaseCreation._create_test_db
+    kept: list[sqlite3.Connection] = []  # a shared in-memory database lives while one is open
+
+    def create_from_copy(self: DatabaseCreation, verbosity: int, *args: Any, **kw: Any) -> Any:
+        name = original(self, verbosity, *args, **kw)
+        if self.is_in_memory_db(name) and str(name).startswith("file:"):
+            copy = MIGRATED_DATABASE.with_name(f"test-db-{os.getpid()}.sqlite3")
+            env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings.SETTINGS_MODULE}
+            copy_migrated_database(copy, env)
+            target = sqlite3.connect(name, uri=True)
+            with contextlib.closing(sqlite3.connect(copy)) as source:
+                source.backup(target)
+            copy.unlink()
+            kept.append(target)
+        return name
+
+    DatabaseCreation._create_test_db = create_from_copy  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        DatabaseCreation._create_test_db = original  # type: ignore[method-assign]
+        for connection in kept:
+            connection.close()
+
+
 def manage_last_line(env: dict[str, str], *args: str) -> str:
     """Run ``manage.py`` in a process of its own (a server, a worker, a shell) and
     return the last line it printed (``shell`` prints notes before the answer)."""

@@ -100,24 +100,39 @@ def wait_for(
 ) -> Any:
     """``page.wait_for_function`` without its ``eval``: Playwright polls a predicate
     that does not hold at once with ``new Function`` inside the page, which the site's
-    Content-Security-Policy refuses ('unsafe-eval').  Here Python polls
-    ``page.evaluate`` (run by the browser's debugger, outside the page's policy), and,
-    as Playwright's wait does, goes on across a navigation; the predicate's truthy
-    value is returned.  Times in milliseconds, as Playwright's."""
+    Content-Security-Policy refuses ('unsafe-eval').  Here the predicate's source is
+    sent once, inside the function the browser's debugger runs (outside the page's
+    policy), and that function polls it in the page every ``polling`` ms: one round
+    trip per wait, not one per poll (polling from Python kept Python, Playwright's
+    driver and Chromium busy while a test waited).  As Playwright's wait does, it goes
+    on across a navigation; the predicate's truthy value is returned.  Times in
+    milliseconds, as Playwright's."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+    poll_in_page = f"""async ([arg, left, polling]) => {{
+        const until = Date.now() + left;
+        const predicate = () => ({predicate});  // a function, or an expression
+        for (;;) {{
+            let value = predicate();
+            value = await (typeof value === "function" ? value(arg) : value);
+            if (value || Date.now() > until) return [!!value, value];
+            await new Promise(done => setTimeout(done, polling));
+        }}
+    }}"""
     deadline = time.monotonic() + timeout / 1000
     while True:
+        left = deadline - time.monotonic()
         try:
-            if value := page.evaluate(predicate, arg):
+            held, value = page.evaluate(poll_in_page, [arg, max(left, 0) * 1000, polling])
+            if held:
                 return value
         except PlaywrightError as error:  # the page navigated while it was asked
             if "context was destroyed" not in error.message:
                 raise
+            page.wait_for_timeout(polling)
         if time.monotonic() > deadline:
             raise PlaywrightTimeoutError(f"{predicate!r} did not hold within {timeout:.0f} ms")
-        page.wait_for_timeout(polling)
 
 
 @pytest.fixture(scope="session")
@@ -201,29 +216,36 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-#: The browser modules, the longest first (their tests' seconds added up, as measured):
-#: a worker takes the next test whenever it is free, so the run ends on short tests
-#: instead of one worker waiting on the other's long last one.  A module left out runs
-#: after these.  The league page's goes before all: it counts the week's league rows,
-#: which the matches other tests play on the same site would add to.
+#: The browser modules, the longest first (their tests' seconds added up, as measured;
+#: a module of one long test counts as long): a worker takes the next test whenever it
+#: is free, so the run ends on short tests instead of one worker waiting on the other's
+#: long last one.  A module left out runs after these: a new module of long tests
+#: belongs in this list.  The league page's goes before all: it counts the week's
+#: league rows, which the matches other tests play on the same site would add to.
 LONGEST_FIRST = (
     "test_league_page",
+    "test_table_page_keyboard",
+    "test_accessibility",
     "test_offline_update",
     "test_table_page_friends",
     "test_table_page_layout",
     "test_offline_game",
     "test_table_page",
     "test_table_page_clock",
-    "test_table_page_stakes",
-    "test_lobby_page",
+    "test_account_page",
     "test_table_page_forms",
-    "test_table_page_deals",
+    "test_table_page_stakes",
+    "test_targets",
+    "test_lobby_page",
     "test_queue_page",
+    "test_table_page_deals",
+    "test_offline_first_open",
+    "test_replay_page",
+    "test_ratings_pages",
     "test_table_page_leave",
     "test_table_page_visitors",
-    "test_replay_page",
-    "test_account_page",
     "test_error_pages",
+    "test_table_page_text",
 )
 
 

@@ -5,6 +5,7 @@ player's move and the coach's review go through it."""
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -19,7 +20,7 @@ from games.engine import coach as engine_coach
 from games.engine import thinking as engine_thinking
 from games.models import Move, MoveReview, Table
 from games.records import load_match
-from tests.fixtures import play_to_the_end, version_of
+from tests.fixtures import play_a_legal_move, version_of
 
 
 @pytest.fixture
@@ -88,7 +89,11 @@ def test_the_coachs_review_is_searched_in_the_child_not_here(
 ) -> None:
     for module in (engine_coach, engine_thinking):  # this process may not search
         monkeypatch.setattr(module, "review_hand", refuse)
-    play_to_the_end(friends_table)
+    # One hand played to its end: the coach reviews each hand as it ends (a whole match
+    # only repeated the same review, hand after hand).
+    rng = random.Random(1)
+    while not load_match(Table.objects.get(pk=friends_table.pk)).round.over:
+        play_a_legal_move(friends_table, rng)
     run_due(now=timezone.now() + timedelta(minutes=5))  # the coach's deadlines
     assert MoveReview.objects.filter(hand__table=friends_table).exists()
 
