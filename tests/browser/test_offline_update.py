@@ -76,6 +76,11 @@ def test_a_new_deploy_waits_for_the_game_in_progress_and_takes_over_at_the_next(
     errors: list[str] = []
     base = first_deploy.url
     page = installed(browser, base, DESKTOP, errors)
+    # the player plays every move: none played for them between the look and the reload
+    page.evaluate(
+        "localStorage.setItem('domino.offline.choices',"
+        " JSON.stringify({plays_forced_moves: false}))"
+    )
     start_offline(page, base, preset="domino", bot_level="easy")
     play_a_move(page)
     old_script = page.evaluate(SCRIPT)
