@@ -17,7 +17,7 @@ from games import services
 from games.engine import ALL_TILES, Tile
 from games.models import Table
 from games.selectors import table_view
-from tests.fixtures import DUELLO, version_of
+from tests.fixtures import DUELLO, play_to_the_end, version_of
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +140,14 @@ def test_tiles_are_drawn_from_the_pages_one_set_of_bodies_and_pips(
     for region in ("games/_board.html", "games/_hand.html", "games/_log.html"):
         html = render_to_string(region, {"tv": tv})
         assert "<circle" not in html and "<rect" not in html and "tile-sprite" not in html
+
+
+def test_the_match_end_box_shows_the_final_score(friends_table: Table) -> None:
+    play_to_the_end(friends_table)
+    tv = table_view(table=friends_table.pk, user=friends_table.host)
+    with translation.override("it"):
+        status = render_to_string("games/_status.html", {"tv": tv})
+        box = status.split('class="match-result')[1].split("</div>")[0]
+        assert "Punteggio finale" in box
+        for side in tv.scores:  # each side's names and points, in the box itself
+            assert f"{side.names} <strong>{side.points}</strong>" in box

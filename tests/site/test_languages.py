@@ -152,3 +152,16 @@ def test_every_page_speaks_one_language(make_user: Callable[..., User], language
                 found[f"{visitor} {label}"] = foreign
     assert pages > 40
     assert found == {}
+
+
+def test_no_page_needing_an_account_says_no_registration_is_needed(
+    make_user: Callable[..., User], client: Client
+) -> None:
+    """The footer is on every page, the coins' and the league's too: it says only what
+    holds everywhere (friends join by a table's link without registering)."""
+    client.force_login(make_user("carla"))
+    for path in ("/coins/", "/league/", "/"):
+        page = client.get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        footer = page.split('<footer class="footer">')[1]
+        assert "No registration needed. Share a link" not in footer
+        assert "Friends join a table through its link, with no registration." in footer
