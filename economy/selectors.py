@@ -50,13 +50,19 @@ class Line:
 def last_transfers(*, user: User, limit: int = 10) -> list[Line]:
     entries = (
         Entry.objects.filter(account__kind=Account.Kind.WALLET, account__user=user)
-        .select_related("transfer")
+        .select_related("transfer", "transfer__purchase")
         .order_by("-transfer_id")[:limit]
     )
     return [
-        Line(e.transfer.created_at, e.transfer.get_reason_display(), e.amount, e.transfer.memo)
-        for e in entries
+        Line(e.transfer.created_at, _reason(e.transfer), e.amount, e.transfer.memo) for e in entries
     ]
+
+
+def _reason(transfer: Transfer) -> str:
+    """What a transfer was for, in words: a purchase names what was bought."""
+    said = str(transfer.get_reason_display())
+    purchase = getattr(transfer, "purchase", None)
+    return f"{said}: {purchase.get_item_display()}" if purchase is not None else said
 
 
 def active_purchases(*, user: User, at: datetime | None = None) -> list[Purchase]:

@@ -81,7 +81,8 @@ def test_buying_from_the_shop_shows_the_booster_and_the_movement(
     assert Purchase.objects.count() == 1
     html = page(english)
     assert "You have 700 coins." in html and "Active now" in html
-    assert "shop purchase</td><td>-300</td>" in html.replace("> <", "><")
+    # the movement names what was bought
+    assert "shop purchase: gold booster</td><td>-300</td>" in html.replace("> <", "><").lower()
 
 
 def test_a_purchase_too_dear_says_so_and_changes_nothing(english: Client, anna: User) -> None:
@@ -136,3 +137,15 @@ def test_the_daily_bonus_asked_twenty_times_at_once_pays_once_and_says_so_once(
     assert sum("already collected today" in m for m in told) == 19, told
     assert balance_of(user=anna) == 100
     assert audit_ledger().ok
+
+
+def test_what_the_player_cannot_afford_cannot_be_bought_and_says_why(
+    english: Client, anna: User
+) -> None:
+    english.force_login(anna)  # 1,000 coins: the gold booster (300) yes, the VIP pass (1,500) no
+    html = page(english)
+    vip = html.split(f'value="{Item.VIP_PASS}"')[1].split("</li>")[0]
+    assert '<button class="small" disabled' in vip
+    assert "enough coins: this needs 1500, you have 1000." in vip
+    gold = html.split(f'value="{Item.GOLD_BOOSTER}"')[1].split("</li>")[0]
+    assert "disabled" not in gold
