@@ -18,7 +18,7 @@ from games.constants import AWAY_AFTER_TIMEOUTS, ONLINE_TURN_SECONDS
 from games.view.errors import GameError
 
 from . import services
-from .forms import PoolForm
+from .forms import SETTINGS, PoolForm
 from .selectors import pool_counts, queue_state
 
 
@@ -33,15 +33,21 @@ def _to(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if getattr(request, "htmx", False) else redirect(url)
 
 
-def _claim_url() -> str:
-    return f"{reverse('accounts:claim')}?{urlencode({'next': reverse('matchmaking:lobby')})}"
+def _claim_url(chosen: dict[str, str] | None = None) -> str:
+    """The one step to a username, then back to the lobby (with the settings ``chosen``)."""
+    lobby = reverse("matchmaking:lobby")
+    if chosen:
+        lobby = f"{lobby}?{urlencode(chosen)}"
+    return f"{reverse('accounts:claim')}?{urlencode({'next': lobby})}"
 
 
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx and request.GET.get("preset"):  # a choice changed: what the preset allows
         form = PoolForm(initial=request.GET.dict())
         return render(request, "matchmaking/_pool_form.html", {"form": form})
-    return render(request, "matchmaking/lobby.html", _lobby_context(request, None))
+    # back from choosing a username: the settings chosen before, still chosen
+    chosen = PoolForm(initial=request.GET.dict()) if request.GET.get("preset") else None
+    return render(request, "matchmaking/lobby.html", _lobby_context(request, chosen))
 
 
 def _lobby_context(request: HttpRequest, form: PoolForm | None) -> dict[str, object]:
@@ -72,7 +78,8 @@ def join(request: HttpRequest) -> HttpResponse:
     user = viewer(request)
     if not services.can_play_online(user):
         messages.info(request, _needs_username())
-        return _to(request, _claim_url())
+        chosen = {name: request.POST[name] for name in SETTINGS if request.POST.get(name)}
+        return _to(request, _claim_url(chosen))
     form = PoolForm(request.POST)
     if not form.is_valid():
         context = _lobby_context(request, form)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
@@ -81,10 +82,22 @@ def test_a_guest_is_offered_the_claim_first_and_comes_back_to_the_lobby(
 ) -> None:
     client = logged_in(make_user("guest-7", guest=True))
     assert "Choose a username" in client.get("/online/").content.decode()
-    response = client.post("/online/join/", DUO_FORM)
+    response = client.post("/online/join/", PAIRS_FORM)
     assert response.status_code == 302
-    assert response["Location"] == "/accounts/claim/?next=%2Fonline%2F"
+    # the settings chosen go along: the lobby shows them again once the name is chosen
+    back = "/online/?" + urlencode(PAIRS_FORM)
+    assert response["Location"] == "/accounts/claim/?" + urlencode({"next": back})
     assert Ticket.objects.count() == 0
+    claimed = client.post(
+        response["Location"],
+        {"username": "gianna", "password1": "tavolo-verde-42", "password2": "tavolo-verde-42"},
+    )
+    assert claimed["Location"] == back
+    pairs_chosen = re.compile(
+        r'<input[^>]*name="seating"[^>]*value="4p"[^>]*checked|<option value="4p" selected'
+    )
+    assert pairs_chosen.search(client.get(back).content.decode()), "four in pairs still chosen"
+    assert not pairs_chosen.search(client.get("/online/").content.decode())  # the default
 
 
 def test_a_visitor_becomes_a_guest_and_is_offered_the_claim(english: Client) -> None:
