@@ -120,7 +120,17 @@ def test_the_offline_table_looks_like_the_sites_own(
         online.goto(f"{base}/")
         online.click("#quick-play")  # domino for two, 7 tiles, to 100, medium
         online.wait_for_selector("#hand .my-tile", timeout=30_000)
+        # both players play their forced moves themselves: the two tables stay at their
+        # start while the offline one loads (the deal's grace keeps the first one waiting)
+        online.click('#forced-moves[aria-pressed="true"]')
+        online.wait_for_selector('#forced-moves[aria-pressed="false"]')
+        online.evaluate("window.scrollTo(0, 0)")  # the button is below: back to the top
         offline = watch(context.new_page(), errors)
+        offline.goto(f"{base}/")
+        offline.evaluate(
+            "localStorage.setItem('domino.offline.choices',"
+            " JSON.stringify({plays_forced_moves: false}))"
+        )
         start_offline(offline, base, bot_level="medium")
         offline.wait_for_selector("#hand .my-tile", timeout=30_000)
         for page in (online, offline):
