@@ -19,6 +19,18 @@ from .conftest import DESKTOP, PHONE, ROOT, LiveSite, wait_for
 
 MY_MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
 PASSWORD = "tavolo-verde-42"
+#: The sizes the table is tried at (issue 49): two phones and a desktop.
+SIZES = {
+    "360x640": {"width": 360, "height": 640},
+    "390x844": {"width": 390, "height": 844},
+    "1280x800": {"width": 1280, "height": 800},
+}
+#: Each size with the language its browser asks for: both languages, on a phone.
+SIZES_IN_LANGUAGES = {
+    "360x640": (SIZES["360x640"], "it-IT"),
+    "390x844": (SIZES["390x844"], "en-GB"),
+    "1280x800": (SIZES["1280x800"], "it-IT"),
+}
 
 
 @contextlib.contextmanager

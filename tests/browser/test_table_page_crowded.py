@@ -12,14 +12,13 @@ from typing import Any
 import pytest
 
 from .conftest import LiveSite
+from .pages import SIZES as THREE_SIZES
 from .pages import computer_tables_at, laid_out, log_in, new_page
 
 pytestmark = pytest.mark.browser
 
 SIZES = {
-    "360x640": {"width": 360, "height": 640},
-    "390x844": {"width": 390, "height": 844},
-    "1280x800": {"width": 1280, "height": 800},
+    **THREE_SIZES,
     "640x360": {"width": 640, "height": 360},  # a phone turned sideways: the smallest tiles
 }
 

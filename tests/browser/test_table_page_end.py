@@ -13,15 +13,10 @@ from games.engine import ALL_TILES
 from tests.fixtures import manage_last_line
 
 from .conftest import ARTIFACTS, LiveSite
-from .pages import PASSWORD, laid_out, log_in, new_page
+from .pages import PASSWORD, SIZES, laid_out, log_in, new_page
 
 pytestmark = pytest.mark.browser
 
-SIZES = {
-    "360x640": {"width": 360, "height": 640},
-    "390x844": {"width": 390, "height": 844},
-    "1280x800": {"width": 1280, "height": 800},
-}
 PLAYER = "fine_mano"
 #: tiles on the line before the player goes out with the next one
 LENGTH = 24

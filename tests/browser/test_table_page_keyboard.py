@@ -14,16 +14,11 @@ from typing import Any
 import pytest
 
 from .conftest import LiveSite, wait_for
+from .pages import SIZES_IN_LANGUAGES as SIZES
 from .pages import new_page
 
 pytestmark = pytest.mark.browser
 
-#: Each size with the language its browser asks for: both languages, on a phone.
-SIZES = {
-    "360x640": ({"width": 360, "height": 640}, "it-IT"),
-    "390x844": ({"width": 390, "height": 844}, "en-GB"),
-    "1280x800": ({"width": 1280, "height": 800}, "it-IT"),
-}
 #: What the live region says, in each language (locale/it's words for the English).
 WORDS = {
     "en-GB": {

@@ -11,16 +11,11 @@ from typing import Any
 import pytest
 
 from .conftest import LiveSite
-from .pages import computer_tables_at, laid_out, log_in, new_page
+from .pages import SIZES, computer_tables_at, laid_out, log_in, new_page
 from .test_table_page_layout import position
 
 pytestmark = pytest.mark.browser
 
-SIZES = {
-    "360x640": {"width": 360, "height": 640},
-    "390x844": {"width": 390, "height": 844},
-    "1280x800": {"width": 1280, "height": 800},
-}
 PLAYER = "dita_grandi"
 #: what a finger taps: buttons, links drawn as buttons, the bar's links
 CONTROLS = (
