@@ -192,7 +192,9 @@ class Rules:
         return (side, side + 2) if self.partnerships else (side,)
 
     def to_text(self) -> str:
-        """A text form that :meth:`parse` reads back exactly.
+        """A text form that :meth:`parse` reads back exactly.  ``draw`` says how the
+        table is played: ``no`` when every tile is dealt (4 × 7), whatever the preset
+        would do with a boneyard, as the page calls such a table a block game.
 
         >>> PRESETS["blocco"].to_text().split()[:6]
         ['blocco', 'players=2', 'hand_size=7', 'teams=auto', 'draw=no', 'target=single']
@@ -201,7 +203,8 @@ class Rules:
         for f in fields(self):
             if f.name == "preset" or not f.init:
                 continue
-            parts.append(f"{f.name}={_format_value(f.name, getattr(self, f.name))}")
+            value = self.draws if f.name == "draw" else getattr(self, f.name)
+            parts.append(f"{f.name}={_format_value(f.name, value)}")
         return " ".join(parts)
 
     @classmethod
@@ -216,6 +219,12 @@ class Rules:
             if not sep or key not in known or key == "preset":
                 raise ValueError(f"unknown table setting {setting!r}")
             values[key] = _parse_value(key, raw)
+        players = values.get("players", base.players)
+        hand_size = values.get("hand_size", base.hand_size)
+        if players in PLAYER_COUNTS and hand_size in HAND_SIZES and players * hand_size == 28:
+            # nothing to draw: the preset's own choice, whichever the text says (records
+            # written before said ``draw=yes`` for a domino table of 4 × 7)
+            values["draw"] = base.draw
         return replace(base, **values)  # type: ignore[arg-type]
 
 

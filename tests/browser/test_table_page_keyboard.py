@@ -83,6 +83,23 @@ def press_enter_on(page: Any, selector: str) -> bool:
     return True
 
 
+def moved_on(page: Any, before: int, shot: Path, pressed: str) -> None:
+    """Wait for the table to move past ``before``; if it does not, say what the page
+    showed (its note, its live region, where the focus was), with a screenshot."""
+    try:
+        wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", before)
+    except Exception:
+        page.screenshot(path=shot, full_page=True)
+        shown = page.evaluate(
+            """() => ({flash: document.getElementById('flash')?.textContent.trim(),
+                said: (window.said || []).slice(-3),
+                focus: document.activeElement?.outerHTML.slice(0, 200),
+                version: document.querySelector('#table-head').dataset.version,
+                turn: !!document.querySelector('#hand .my-turn')})"""
+        )
+        raise AssertionError(f"Enter on {pressed!r} did not move the table on: {shown}") from None
+
+
 def tile_names(tile: str, words: dict[str, Any]) -> set[str]:
     """How the live region may name ``tile`` ("6|4"): either half first, a double once."""
     a, b = (words["numbers"][int(n)] for n in tile.split("|"))
@@ -150,9 +167,7 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
                 before = version(page)
                 page.keyboard.press("Enter")
                 kinds.add("draw" if target == "draw" else "pass" if target == "pass" else "tile")
-            wait_for(
-                page, "v => +document.querySelector('#table-head').dataset.version > v", before
-            )
+            moved_on(page, before, artifacts / f"keyboard-stuck-{size}.png", target)
             if tile:
                 mine = [s for s in said_since(page, start) if s.startswith(f"{words['you']}:")]
                 heard += [(f"{tile} {side}", mine[0])] if mine else []

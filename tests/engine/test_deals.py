@@ -125,6 +125,29 @@ def test_a_hand_played_from_its_seeds_is_verified() -> None:
         assert checked.ok and checked.problems == ()
 
 
+def test_a_hand_of_4_x_7_recorded_before_as_draw_yes_is_still_verified() -> None:
+    # the proofs of finished domino tables of 4 × 7 said draw=yes (they say draw=no now)
+    seed = new_seed()
+    rules = replace(PRESETS["domino"], players=4, hand_size=7)
+    dealt = deal("tbl", 1, seed, (), players=4, hand_size=7)
+    r = Round.from_hands(rules, dealt.hands, boneyard=dealt.boneyard)
+    start, rng = r.initial_position, random.Random(seed)
+    while not r.over:
+        r.play(rng.choice(r.legal_moves()))
+    said = rules.to_text().replace("draw=no", "draw=yes")
+    proof = HandProof(
+        table="tbl",
+        rules=said,
+        hand=1,
+        commitment=commitment("tbl", 1, seed),
+        seed=seed,
+        client_seeds=(),
+        position=start,
+        moves=tuple(map(str, r.moves)),
+    )
+    assert check(proof).ok
+
+
 def one_tile_changed(position: str) -> str:
     """The position with the first tile of seat 0's hand and the boneyard's first swapped."""
     fields = dict(part.split("=", 1) for part in position.split())

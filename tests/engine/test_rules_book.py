@@ -20,6 +20,7 @@ from games.engine import (
     Round,
     Rules,
     Tile,
+    offered_tables,
     parse_move,
 )
 from games.engine.tiles import parse_tiles
@@ -99,6 +100,17 @@ def test_four_players_with_seven_tiles_is_block_play_either_way() -> None:
     r.play(parse_move("6|6L"))
     assert r.legal_moves() == (PASS,)
     assert not PAIRS.draws
+
+
+def test_four_players_with_seven_tiles_is_recorded_as_block_play_older_records_read() -> None:
+    # the record says how the table is played, as the page does ("block game")
+    for rules in (t for t in offered_tables(targets=True) if t.boneyard_size == 0):
+        text = rules.to_text()
+        assert "draw=no" in text.split() and Rules.parse(text) == rules, text
+        assert Match(rules).record().splitlines()[0] == text
+        # records written before said draw=yes for a domino table of 4 × 7
+        assert Rules.parse(text.replace("draw=no", "draw=yes")) == rules
+    assert "draw=yes" in replace(PRESETS["domino"], players=4, hand_size=5).to_text().split()
 
 
 @pytest.mark.parametrize("target", [50, 100, 150, 200, 250, 300, None])
