@@ -4,8 +4,8 @@
 migrates the database, collects the static files, then starts daphne on ports
 8001…8004 (each without its in-process worker) and one ``run_worker`` process,
 and stops them all together.  Put the ports behind one address with a proxy
-(docs/operations.md has an nginx upstream block).  Scale-out is configuration:
-``DATABASE_URL`` and ``REDIS_URL`` must be set.
+(docs/proxy.md; deploy/nginx-domino.conf has an nginx upstream block).  Scale-out
+is configuration: ``DATABASE_URL`` and ``REDIS_URL`` must be set.
 """
 
 from __future__ import annotations

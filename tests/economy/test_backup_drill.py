@@ -1,4 +1,4 @@
-"""The backup drill of docs/operations.md ("Backups"), on PostgreSQL: games played with
+"""The backup drill of docs/backups.md, on PostgreSQL: games played with
 coins, the database dumped with ``pg_dump`` while a stake table is playing, restored
 with ``pg_restore`` into a new database; there ``manage.py audit_ledger`` finds the
 ledger clean, and the table that was playing takes its next move at its version."""
@@ -72,7 +72,7 @@ def test_a_dump_restored_into_a_new_database_is_clean_and_plays_on(
     assert playing.status == Table.Status.PLAYING
     balances = {u.username: balance_of(user=u) for u in (anna, bruno, carla, dora)}
 
-    # the drill, as docs/operations.md gives it
+    # the drill, as docs/backups.md gives it
     dump = tmp_path / "domino.dump"
     live_url = database_url(connection.settings_dict["NAME"])
     subprocess.run(["pg_dump", "--format=custom", f"--file={dump}", live_url], check=True)
