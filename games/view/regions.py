@@ -62,7 +62,7 @@ def _hand(tv: Any) -> Values:
 
 
 def _board(tv: Any) -> Values:
-    # the same board for every viewer but the one to play
+    # the same board for every viewer (the ends' targets are shown only while choosing)
     player, last = tv.player, tv.last_move
     return {
         "playing": tv.playing,
@@ -73,7 +73,6 @@ def _board(tv: Any) -> Values:
         "line": player.line if player else None,
         "last_kind": last.kind if last else None,
         "last_end": last.end if last else None,
-        "your_turn": tv.your_turn,
     }
 
 

@@ -137,12 +137,17 @@ def _candidates(doubles: tuple[bool, ...]) -> tuple[tuple[int, int, int], ...]:
     the others are not built at all."""
     one_row = 2 + sum(1 if d else 2 for d in doubles)  # and the two ends' marks
     found: list[tuple[int, int, int]] = []
-    for width in range(max(6, min(one_row, MAX_COLS)), 5, -1):
+    width = max(6, min(one_row, MAX_COLS))
+    while width > 5:
         cols, rows = _extent(doubles, width)
         if rows > MAX_ROWS:
             break
         if not found or (cols, rows) != found[-1][1:]:
             found.append((width, cols, rows))
+        # every row width from ``cols`` up to this one walks alike: each tile that fitted
+        # ends at most at ``cols`` (its turn or mark beyond it), each that did not passed
+        # this width, so the narrower widths down to ``cols`` are not walked again
+        width = min(width, cols) - 1
     assert found, "a line of 28 tiles fits in 16 rows of 6"
     return tuple(found)
 
@@ -161,16 +166,36 @@ def _doubles(line: Sequence[Placed]) -> tuple[bool, ...]:
 
 def _best(doubles: tuple[bool, ...], low: float, high: float) -> int:
     """The row width of the best layout for boxes from ``low`` to ``high`` (``best_layout``)."""
+    return _best_widths(doubles, ((low, high),))[0]
+
+
+def _best_widths(
+    doubles: tuple[bool, ...], spans: tuple[tuple[float, float], ...]
+) -> tuple[int, ...]:
+    """``_best`` for each (low, high) of ``spans`` at once: each candidate's size is
+    worked out once for every ratio the spans look at (a line is laid out anew at almost
+    every move of every table, so this is a frame's most repeated arithmetic)."""
     candidates = _candidates(doubles)
-    ratios = (low, (low * high) ** 0.5, high)
-    sizes = [[_size(cols, rows, a) for a in ratios] for _, cols, rows in candidates]
+    looks = [(low, (low * high) ** 0.5, high) for low, high in spans]
+    ratios = sorted({a for three in looks for a in three})
+    at = {a: i for i, a in enumerate(ratios)}
+    longest = [LONGEST * a / 2 for a in ratios]
+    sizes = []
+    for _, cols, rows in candidates:
+        tall = 1 / (2 * rows)
+        sizes.append([min(a / cols, tall, cap) for a, cap in zip(ratios, longest, strict=True)])
     largest = [max(column) for column in zip(*sizes, strict=True)]
-    worst = [min(s / most for s, most in zip(row, largest, strict=True)) for row in sizes]
-    best = 0
-    for n in range(1, len(candidates)):
-        if worst[n] > worst[best] * 1.02:
-            best = n
-    return candidates[best][0]
+    widths = []
+    for three in looks:
+        i, j, k = (at[a] for a in three)
+        most_i, most_j, most_k = largest[i], largest[j], largest[k]
+        worst = [min(row[i] / most_i, row[j] / most_j, row[k] / most_k) for row in sizes]
+        best = 0
+        for n in range(1, len(candidates)):
+            if worst[n] > worst[best] * 1.02:
+                best = n
+        widths.append(candidates[best][0])
+    return tuple(widths)
 
 
 def _size(cols: int, rows: int, aspect: float) -> float:
@@ -184,6 +209,9 @@ class Snake(NamedTuple):
     line: str  # the line's own: each shape's width and rows
     tiles: tuple[str, ...]
     ends: tuple[str, str]
+
+
+_SPANS = tuple(ratios for *_, ratios in SHAPES)
 
 
 def _place(shape: str, spot: Spot) -> str:
@@ -201,8 +229,7 @@ def snake(line: Sequence[Placed]) -> Snake:
 def _snake(doubles: tuple[bool, ...]) -> Snake:
     shown: list[tuple[str, Layout]] = []
     before = None
-    for shape, _, _, ratios in SHAPES:
-        width = _best(doubles, *ratios)
+    for (shape, *_), width in zip(SHAPES, _best_widths(doubles, _SPANS), strict=True):
         if width != before:
             shown.append((shape, layout(doubles, width)))
         before = width

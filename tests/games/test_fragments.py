@@ -74,6 +74,9 @@ def test_the_line_is_rendered_once_per_version_for_every_viewer(
     # the new version's line, once for every viewer (not at all when it shows what a
     # line shown before did: a pass after a pass, at four players with no boneyard)
     assert rendered["games/_line.html"] <= 1
+    # and the board around it: the same for the player to move (whose ends' targets
+    # show only while a tile is chosen) as for everybody else
+    assert rendered["games/_board_body.html"] <= 1
     # 20 seat boxes shown: only the mover's (and the last passer's) are new, each
     # in three wordings at most ("You", "partner", everybody else's)
     assert rendered["games/_seat_label.html"] <= 6
