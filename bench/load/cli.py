@@ -129,6 +129,17 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "as the reference's players did: the same moves for the same work (default: the\n"
         "site plays them, about two moves in five more a table)",
     )
+    p.add_argument(
+        "--busy-bots",
+        type=int,
+        default=0,
+        help="beside the measured tables, so many duels of a guest against the computer\n"
+        "(--busy-level), the guest playing at once: the computer players' searches and the\n"
+        "coach's reviews keep the engine busy (not in the window's moves and updates)",
+    )
+    p.add_argument(
+        "--busy-level", default="hard", choices=("easy", "medium", "hard"), help="their level"
+    )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", type=Path, default=None, help="write the figures here")
     p.add_argument("--quiet", action="store_true")

@@ -50,6 +50,17 @@ def proc_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def proc_children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the engine's, beside a server), from /proc."""
+    found: list[int] = []
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found += [int(c) for c in children.read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
 def proc_system_seconds(pid: int) -> float | None:
     """System (kernel) CPU seconds of ``pid`` so far: its syscalls' share of the CPU."""
     try:

@@ -146,7 +146,7 @@ class Seat:
         if TRACE:
             print(f"  trace table {self.table.number} seat {self.index}: {command}", flush=True)
         self.table.pending.append(action)
-        self.bench.record.actions.append(action)
+        self.table.record.actions.append(action)
         try:
             await self.ws.send(json.dumps(frame))
         except ConnectionClosed:

@@ -81,6 +81,23 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"loop lag p99 {ms(result['client_loop_lag_ms']['p99'])}",
         f"pages (median)    {pages_text(result['pages_median_ms']) or '-'}",
     ]
+    engine = result.get("engine_children_cpu_pct")
+    lag = result.get("server_loop_lag_ms")
+    if lag or engine is not None:
+        lines.insert(
+            9,
+            f"server loop       lag p50 {ms(lag['p50']) if lag else '-'}  p99 "
+            f"{ms(lag['p99']) if lag else '-'}  max {ms(lag['max']) if lag else '-'}"
+            f"; the engine's child processes CPU {'-' if engine is None else engine}% "
+            "of a core",
+        )
+    if result.get("busy_duels"):
+        lines.insert(
+            10,
+            f"busy duels        {result['busy_duels']} guests against the computer "
+            f"({args.busy_level}), the guests' moves {result['busy_guest_moves_per_s']}/s "
+            "(not in the figures above)",
+        )
     if "server_split" in result:
         lines[9:9] = scaled_lines(result)
     for sample in result["error_samples"]:

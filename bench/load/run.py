@@ -14,7 +14,7 @@ from bench.load import probes
 from bench.load.record import Record
 from bench.load.report import RAMP_HEADER, ramp_line, report
 from bench.load.scaled_servers import ScaledServers
-from bench.load.tables import Table
+from bench.load.tables import BusyTable, Table
 from bench.load.window import window
 
 
@@ -41,6 +41,7 @@ class Bench:
             self.server_pids = {"daphne": server_pid} if server_pid else {}
         self.record = Record()
         self.tables: list[Table] = []
+        self.busy: list[BusyTable] = []  # --busy-bots: beside the measured tables
         self.tasks: list[asyncio.Task[None]] = []
         self.stopping = False
         self.warming = True
@@ -107,7 +108,19 @@ class Bench:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-        await asyncio.gather(*(t.close() for t in self.tables), return_exceptions=True)
+        await asyncio.gather(
+            *(t.close() for t in [*self.tables, *self.busy]), return_exceptions=True
+        )
+
+    async def keep_busy(self) -> None:
+        """``--busy-bots``: the duels against the computer, seated before the measured
+        tables and played throughout."""
+        self.busy = [BusyTable(self, 100_000 + n) for n in range(self.args.busy_bots)]
+        self.tasks += [asyncio.create_task(t.run(self.setup_gate)) for t in self.busy]
+        deadline = time.perf_counter() + self.args.setup_timeout
+        while sum(t.ready for t in self.busy) < len(self.busy) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.25)
+        self.say(f"  {sum(t.ready for t in self.busy)} duels against the computer playing")
 
 
 async def run(
@@ -128,6 +141,8 @@ async def run(
     bench.tasks += helpers
     steps: list[dict[str, Any]] = []
     try:
+        if args.busy_bots:
+            await bench.keep_busy()
         for count in args.steps:
             bench.say(f"{count} tables: sitting down and warming up…")
             await bench.grow(count)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bench.load.players import Seat, region, tag_with_id
-from bench.load.record import Action
+from bench.load.record import Action, Record
 
 if TYPE_CHECKING:
     from bench.load.run import Bench
@@ -49,8 +49,13 @@ class Table:
         self.ready_for_next: set[int] = set()  # seats that said "next hand" already
         self.gate = asyncio.Event()
 
+    @property
+    def record(self) -> Record:
+        """Where this table's actions and frames are counted: the window's."""
+        return self.bench.record
+
     def on_frame(self, seat: Seat, message: str, now: float) -> None:
-        record = self.bench.record
+        record = self.record
         record.frames.append((now, len(message.encode())))
         found = VERSION_RE.search(message)
         if found is None:  # a message alone: a refusal, or a note
@@ -300,3 +305,52 @@ class Table:
         for seat in self.seats:
             await seat.close_ws()
             await seat.http.aclose()
+
+
+class BusyTable(Table):
+    """``--busy-bots``: a guest's duel against the computer (``--busy-level``), played at
+    once whenever it is the guest's turn, match after match: the computer player's
+    searches and the coach's reviews of the guest's hands are the engine's work the
+    serving process must not do.  Its moves and frames are counted apart from the
+    window's."""
+
+    def __init__(self, bench: Bench, number: int) -> None:
+        super().__init__(bench, number)
+        self.seats = self.seats[:1]
+        self._record = Record()
+
+    @property
+    def record(self) -> Record:
+        return self._record
+
+    async def create(self) -> None:
+        guest = self.seats[0]
+        page = await guest.page("/new/?mode=computer")
+        token = CSRF_RE.search(page)
+        form = {
+            "csrfmiddlewaretoken": token.group(1) if token else "",
+            "mode": "computer",
+            "preset": "domino",
+            "seating": "2",
+            "hand_size": "7",
+            "draw": "yes",
+            "target": "100",
+            "bot_level": self.bench.args.busy_level,
+            "turn_clock": "",
+        }
+        referer = {"Referer": guest.url + "/new/"}
+        response = await guest.http.post("/new/", data=form, headers=referer)
+        found = TABLE_PATH_RE.search(response.url.path)
+        if response.status_code != 200 or not found:
+            raise RuntimeError(f"new table refused: {response.status_code} {response.url}")
+        self.code = found.group(1)
+        await guest.open_ws(self.code)
+        await self.lobby()
+
+    async def play(self) -> None:
+        while not self.bench.stopping:
+            self.pending.clear()  # nobody else watches: the guest's own frame is enough
+            if not await self.act():
+                await self.until(lambda: False, 0.1)
+            else:
+                await asyncio.sleep(0.3)  # a quick player's pause

@@ -17,8 +17,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
 from bench.load.figures import (
     percentile,
+    proc_children,
     proc_cpu_seconds,
     proc_memory_mb,
     proc_runqueue_seconds,
@@ -41,6 +44,8 @@ async def window(bench: Bench, seconds: float) -> dict[str, Any]:
     kernel0 = total(proc_system_seconds(pid) for pid in pids.values())
     me0 = proc_cpu_seconds(os.getpid())
     logged0 = log_size(bench.log) if bench.log else 0
+    engine0 = _children_cpu(bench)
+    await server_lag(bench)  # from here on
     start = time.perf_counter()
     connections: list[int | None] = []
     if bench.scaled:
@@ -59,6 +64,8 @@ async def window(bench: Bench, seconds: float) -> dict[str, Any]:
     wait1 = total(proc_runqueue_seconds(pid) for pid in pids.values())
     kernel1 = total(proc_system_seconds(pid) for pid in pids.values())
     me1 = proc_cpu_seconds(os.getpid())
+    lags = await server_lag(bench)
+    engine1 = _children_cpu(bench)
     load = os.getloadavg()[0]
     each_memory = {name: proc_memory_mb(pid) for name, pid in pids.items()}
     memory = {
@@ -84,6 +91,14 @@ async def window(bench: Bench, seconds: float) -> dict[str, Any]:
     if kernel0 is not None and kernel1 is not None:
         result["server_kernel_cpu_pct"] = round(100 * (kernel1 - kernel0) / (end - start), 1)
     result["machine_load"] = round(load, 1)
+    result["server_loop_lag_ms"] = spread([x / 1000 for x in lags]) if lags else None
+    if engine1:  # the engine's child processes (computer players, the coach)
+        spent = sum(cpu - engine0.get(pid, 0.0) for pid, cpu in engine1.items())
+        result["engine_children_cpu_pct"] = round(100 * spent / (end - start), 1)
+    if bench.busy:
+        moves = [a for t in bench.busy for a in t.record.actions if start <= a.t0 < end]
+        result["busy_duels"] = sum(t.ready for t in bench.busy)
+        result["busy_guest_moves_per_s"] = round(len(moves) / (end - start), 2)
     if bench.scaled:
         span = end - start
         result["server_processes"] = bench.scaled.processes
@@ -224,3 +239,26 @@ async def profile(bench: Bench, seconds: float) -> None:
             bench.say(f"  py-spy failed: {err.decode(errors='replace')[-300:]}")
         else:
             bench.say(f"  profile: {out}")
+
+
+def _children_cpu(bench: Bench) -> dict[int, float]:
+    """CPU seconds so far of each child process of the servers (the engine's)."""
+    found: dict[int, float] = {}
+    for pid in bench.server_pids.values():
+        for child in proc_children(pid):
+            cpu = proc_cpu_seconds(child)
+            if cpu is not None:
+                found[child] = cpu
+    return found
+
+
+async def server_lag(bench: Bench) -> list[float]:
+    """The server's event loop lag (ms, 20 ms sleeps) since the last call; [] when the
+    server has no such yardstick (an older ``--rev``) or it did not answer."""
+    try:
+        async with httpx.AsyncClient(base_url=bench.urls[0], timeout=10) as client:
+            response = await client.get("/bench/lag")
+        lags: list[float] = response.json()["lag_ms"] if response.status_code == 200 else []
+    except (httpx.HTTPError, ValueError, KeyError):
+        return []
+    return lags

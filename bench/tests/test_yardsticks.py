@@ -17,6 +17,7 @@ from matchmaking.routing import websocket_urlpatterns as queue_urlpatterns
 
 def test_the_production_site_has_no_bench_page_and_no_echo_socket(client: Client) -> None:
     assert client.get("/bench/bare").status_code == 404
+    assert client.get("/bench/lag").status_code == 404
     sockets: list[URLPattern | URLResolver] = [*websocket_urlpatterns, *queue_urlpatterns]
     assert "ws/echo/" not in [str(p.pattern) for p in sockets]
 
@@ -44,3 +45,43 @@ async def test_the_echo_socket_sends_every_frame_back() -> None:
     await communicator.send_to(text_data="echo 1 12.5")
     assert await communicator.receive_from() == "echo 1 12.5"
     await communicator.disconnect()
+
+
+async def test_the_loop_lag_page_watches_the_loop_it_runs_on_and_gives_its_samples_once() -> None:
+    import asyncio
+    import json
+
+    from django.test import AsyncRequestFactory
+
+    from bench.site import yardsticks
+
+    first = json.loads((await yardsticks.loop_lag(AsyncRequestFactory().get("/bench/lag"))).content)
+    assert first == {"lag_ms": []}  # it starts watching here
+    await asyncio.sleep(0.1)
+    busy_until = asyncio.get_running_loop().time() + 0.06
+    while asyncio.get_running_loop().time() < busy_until:
+        pass  # the loop held for 60 ms: one sleep woke up that late
+    await asyncio.sleep(0.05)
+    lags = json.loads((await yardsticks.loop_lag(AsyncRequestFactory().get("/bench/lag"))).content)
+    assert len(lags["lag_ms"]) >= 3 and max(lags["lag_ms"]) >= 30
+    again = json.loads((await yardsticks.loop_lag(AsyncRequestFactory().get("/bench/lag"))).content)
+    assert len(again["lag_ms"]) <= 1  # given once
+    for task in yardsticks._watching:
+        task.cancel()
+    yardsticks._watching.clear()
+
+
+def test_the_servers_child_processes_are_found_with_their_cpu() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from bench.load.figures import proc_children, proc_cpu_seconds
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    try:
+        assert child.pid in proc_children(os.getpid())
+        assert proc_cpu_seconds(child.pid) is not None
+    finally:
+        child.kill()
+        child.wait()
