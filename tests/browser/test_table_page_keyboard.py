@@ -194,7 +194,9 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
         )
         assert animating == 0  # reduced motion: the last tile does not fly in
     page.screenshot(path=artifacts / f"keyboard-match-end-{size}.png", full_page=True)
-    assert {"tile", "next"} <= kinds, kinds
+    # the next hand by the keyboard too, unless the first hand alone reached the 50 points
+    hands = int(re.sub(r"\D", "", page.locator("#board .hand-no").inner_text()))
+    assert "tile" in kinds and ("next" in kinds or hands == 1), (kinds, hands)
     assert kept and set(kept) <= {"hand", "status"}, kept
     # the live region said the player's own moves, and whose turn, and the open ends
     assert heard, page.evaluate("() => window.said")
