@@ -107,29 +107,39 @@ class Table:
     async def create(self) -> None:
         """The host creates a friends' table; three visitors sit through its link."""
         host = self.seats[0]
-        page = await host.page("/new/?mode=friends")
-        token = CSRF_RE.search(page)
-        form = {
-            "csrfmiddlewaretoken": token.group(1) if token else "",
-            "mode": "friends",
-            "preset": "domino",
-            "seating": "4p",
-            "hand_size": "7",
-            "draw": "yes",
-            "target": str(self.bench.args.target),
-            "bot_level": "medium",
-            "turn_clock": "",
-        }
-        response = await host.http.post("/new/", data=form, headers={"Referer": host.url + "/new/"})
-        found = TABLE_PATH_RE.search(response.url.path)
-        if response.status_code != 200 or not found:
-            raise RuntimeError(f"new table refused: {response.status_code} {response.url}")
-        self.code = found.group(1)
+        await self.new_table(
+            host,
+            mode="friends",
+            seating="4p",
+            bot_level="medium",
+            target=str(self.bench.args.target),
+        )
         await host.open_ws(self.code)
         for guest in self.seats[1:]:
             await self._sit(guest)
             await guest.open_ws(self.code)
         await self.lobby()
+
+    async def new_table(self, host: Seat, **settings: str) -> None:
+        """``host`` creates a domino table of 7 tiles each through the site's form, with
+        these ``settings`` (mode, seating, target, bot_level); its code is the table's."""
+        page = await host.page(f"/new/?mode={settings['mode']}")
+        token = CSRF_RE.search(page)
+        form = {
+            "csrfmiddlewaretoken": token.group(1) if token else "",
+            "preset": "domino",
+            "hand_size": "7",
+            "draw": "yes",
+            "target": "100",
+            "turn_clock": "",
+            **settings,
+        }
+        referer = {"Referer": host.url + "/new/"}
+        response = await host.http.post("/new/", data=form, headers=referer)
+        found = TABLE_PATH_RE.search(response.url.path)
+        if response.status_code != 200 or not found:
+            raise RuntimeError(f"new table refused: {response.status_code} {response.url}")
+        self.code = found.group(1)
 
     async def _sit(self, guest: Seat) -> None:
         for _ in range(5):
@@ -325,25 +335,9 @@ class BusyTable(Table):
 
     async def create(self) -> None:
         guest = self.seats[0]
-        page = await guest.page("/new/?mode=computer")
-        token = CSRF_RE.search(page)
-        form = {
-            "csrfmiddlewaretoken": token.group(1) if token else "",
-            "mode": "computer",
-            "preset": "domino",
-            "seating": "2",
-            "hand_size": "7",
-            "draw": "yes",
-            "target": "100",
-            "bot_level": self.bench.args.busy_level,
-            "turn_clock": "",
-        }
-        referer = {"Referer": guest.url + "/new/"}
-        response = await guest.http.post("/new/", data=form, headers=referer)
-        found = TABLE_PATH_RE.search(response.url.path)
-        if response.status_code != 200 or not found:
-            raise RuntimeError(f"new table refused: {response.status_code} {response.url}")
-        self.code = found.group(1)
+        await self.new_table(
+            guest, mode="computer", seating="2", bot_level=self.bench.args.busy_level
+        )
         await guest.open_ws(self.code)
         await self.lobby()
 
