@@ -52,7 +52,7 @@ def test_the_server_tunes_the_collector_and_the_switch_interval_at_start() -> No
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     threshold, switch, callbacks = out.stdout.strip().rsplit(" ", 2)
-    assert (threshold, switch) == ("(700, 10, 1000)", "0.001")
+    assert (threshold, switch) == ("(700, 5, 2000)", "0.001")
     assert int(callbacks) >= 1  # the slow collections' log
 
 
