@@ -219,13 +219,12 @@ class Rules:
             if not sep or key not in known or key == "preset":
                 raise ValueError(f"unknown table setting {setting!r}")
             values[key] = _parse_value(key, raw)
-        players = values.get("players", base.players)
-        hand_size = values.get("hand_size", base.hand_size)
-        if players in PLAYER_COUNTS and hand_size in HAND_SIZES and players * hand_size == 28:
+        rules = replace(base, **{**values, "draw": base.draw})  # type: ignore[arg-type]
+        if rules.boneyard_size == 0:
             # nothing to draw: the preset's own choice, whichever the text says (records
             # written before said ``draw=yes`` for a domino table of 4 × 7)
-            values["draw"] = base.draw
-        return replace(base, **values)  # type: ignore[arg-type]
+            return rules
+        return replace(rules, draw=values.get("draw", base.draw))  # type: ignore[arg-type]
 
 
 def _format_value(key: str, value: object) -> str:

@@ -78,6 +78,16 @@ def table_version(page: Any) -> int:
     return int(page.locator("#table-head").get_attribute("data-version"))
 
 
+def moved_past(page: Any, before: int, timeout: float = 30_000) -> None:
+    """Wait for the page to show the table past version ``before``."""
+    wait_for(
+        page,
+        "v => +document.querySelector('#table-head').dataset.version > v",
+        arg=before,
+        timeout=timeout,
+    )
+
+
 def play_if_my_turn(page: Any) -> bool:
     """Click a legal move if the page offers one; True when it did."""
     moves = page.locator(MY_MOVES)
@@ -85,12 +95,7 @@ def play_if_my_turn(page: Any) -> bool:
         return False
     before = table_version(page)
     moves.first.click()
-    wait_for(
-        page,
-        "v => +document.querySelector('#table-head').dataset.version > v",
-        arg=before,
-        timeout=10_000,
-    )
+    moved_past(page, before, timeout=10_000)
     return True
 
 

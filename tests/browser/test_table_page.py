@@ -20,6 +20,7 @@ from .pages import (
     computer_tables_at,
     laid_out,
     log_in,
+    moved_past,
     new_friends_table,
     new_page,
     page_until,
@@ -166,7 +167,7 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     before = table_version(page)
     page.evaluate("() => { window.frames_seen.length = 0; }")  # the frames from my move on
     page.locator(MY_MOVES).first.dblclick()
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=before)
+    moved_past(page, before)
     page.wait_for_timeout(600)  # nothing to wait for: a second move must not come
     assert len(moves) == 1, moves
     assert page.locator("#flash .flash").count() == 0
@@ -215,7 +216,7 @@ def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_
     page.wait_for_timeout(300)  # nothing to wait for: a second move must not come
     assert len(relay.moves) == 1, relay.moves
     relay.release()
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=before)
+    moved_past(page, before)
     assert len(relay.moves) == 1
     assert page.locator("#flash .flash").count() == 0
     assert not errors, errors
@@ -256,7 +257,7 @@ def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sen
     assert moves == []  # …and nothing was queued to be sent on reconnecting
     assert table_version(page) == version  # resynced: the same table, nothing moved
     page.locator(MY_MOVES).first.click()  # and the hand works again
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=version)
+    moved_past(page, version)
     assert len(moves) == 1
     # With reduced motion nothing flies across the table.
     deadline = time.monotonic() + 15
@@ -289,7 +290,7 @@ def test_a_graceful_restart_says_so_and_the_page_reconnects_without_a_reload(
     banner.wait_for(state="hidden", timeout=15_000)
     assert page.evaluate("window.same_page === true")
     page.locator(MY_MOVES).first.click()  # the hand works on the new connection
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=version)
+    moved_past(page, version)
     page.context.close()
     assert errors == []
 
@@ -381,7 +382,7 @@ def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_l
     right.click()
     frames.wait_for_first(page)
     frames.release_first()
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", arg=version)
+    moved_past(page, version)
     placed = page.locator("#board .placed")
     assert placed.last.get_attribute("data-tile") == "4|2"  # laid on the 4, at the right end
     assert "last" in (placed.last.get_attribute("class") or "")

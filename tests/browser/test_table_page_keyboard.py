@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveSite, wait_for
+from .conftest import LiveSite
 from .pages import SIZES_IN_LANGUAGES as SIZES
-from .pages import new_page
+from .pages import moved_past, new_page, table_version
 
 pytestmark = pytest.mark.browser
 
@@ -69,17 +69,13 @@ def tab_to(page: Any, selector: str, tries: int = 120) -> bool:
     return focused(page, selector)
 
 
-def version(page: Any) -> int:
-    return int(page.locator("#table-head").get_attribute("data-version"))
-
-
 def press_enter_on(page: Any, selector: str) -> bool:
     """Tab to ``selector`` and press Enter; True once the table moved on."""
-    before = version(page)
+    before = table_version(page)
     if not tab_to(page, selector):
         return False
     page.keyboard.press("Enter")
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", before)
+    moved_past(page, before)
     return True
 
 
@@ -87,7 +83,7 @@ def moved_on(page: Any, before: int, shot: Path, pressed: str) -> None:
     """Wait for the table to move past ``before``; if it does not, say what the page
     showed (its note, its live region, where the focus was), with a screenshot."""
     try:
-        wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", before)
+        moved_past(page, before)
     except Exception:
         page.screenshot(path=shot, full_page=True)
         shown = page.evaluate(
@@ -159,12 +155,12 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
                 if not tab_to(page, end):
                     continue
                 side = "left" if focused(page, ".end-left") else "right"
-                before = version(page)
+                before = table_version(page)
                 page.keyboard.press("Enter")
                 kinds.add("end")
             else:
                 side = ""
-                before = version(page)
+                before = table_version(page)
                 page.keyboard.press("Enter")
                 kinds.add("draw" if target == "draw" else "pass" if target == "pass" else "tile")
             moved_on(page, before, artifacts / f"keyboard-stuck-{size}.png", target)

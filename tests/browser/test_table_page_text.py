@@ -13,7 +13,7 @@ import pytest
 
 from .conftest import LiveSite, wait_for
 from .pages import SIZES_IN_LANGUAGES as SIZES
-from .pages import new_page
+from .pages import moved_past, new_page, table_version
 
 pytestmark = pytest.mark.browser
 
@@ -44,10 +44,6 @@ WORDS = {
 }
 
 
-def version(page: Any) -> int:
-    return int(page.locator("#table-head").get_attribute("data-version"))
-
-
 def command(page: Any, text: str) -> None:
     page.locator("#command").fill(text)
     page.keyboard.press("Enter")
@@ -75,11 +71,11 @@ def test_a_move_typed_is_played_and_a_bad_one_changes_nothing(
     page.wait_for_selector("#flash .flash.info")
     assert page.locator("#flash .flash").inner_text().startswith(words["tiles"])
     page.wait_for_selector('#table-head[data-your-turn="1"]', timeout=30_000)
-    before = version(page)
+    before = table_version(page)
     command(page, f"{words['play']} 9 9 {words['left']}")
     page.wait_for_selector("#flash .flash.error")
     assert words["bad"] in page.locator("#flash .flash").inner_text()
-    assert version(page) == before  # nothing changed
+    assert table_version(page) == before  # nothing changed
     if page.locator("#hand #pass").count():
         typed, said = words["pass"], words["passed"]
     else:
@@ -89,7 +85,7 @@ def test_a_move_typed_is_played_and_a_bad_one_changes_nothing(
         typed = f"{words['play']} {high} {low}" + (f" {words['left']}" if ends else "")
         said = words["played"]
     command(page, typed)
-    wait_for(page, "v => +document.querySelector('#table-head').dataset.version > v", before)
+    moved_past(page, before)
     lines = page.locator("#log .events li").all_inner_texts()
     assert any(re.match(said, " ".join(line.split())) for line in lines), (typed, lines)
     # the box is where the player types: still focused, empty, after the frames, and
