@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from html import escape as escape_html
 from typing import Protocol
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_noop as noop
 from markupsafe import Markup
 
@@ -28,12 +28,23 @@ _NUMBERS = (
 )
 
 
+#: Tiles' names by (language, first half, second half): a frame names every tile of
+#: the line and the hand, and each name took two or three translations.
+_names: dict[tuple[str | None, int, int], str] = {}
+
+
 def tile_name(first: int, second: int) -> str:
     """A tile as it is said, in the active language, halves in the order shown:
     "six–four", a double "double six"."""
-    if first == second:
-        return gettext("double %(n)s") % {"n": gettext(_NUMBERS[first])}
-    return f"{gettext(_NUMBERS[first])}–{gettext(_NUMBERS[second])}"
+    key = (get_language(), first, second)
+    name = _names.get(key)
+    if name is None:
+        if first == second:
+            name = gettext("double %(n)s") % {"n": gettext(_NUMBERS[first])}
+        else:
+            name = f"{gettext(_NUMBERS[first])}–{gettext(_NUMBERS[second])}"
+        _names[key] = name
+    return name
 
 
 def said(tile: Tile) -> str:
