@@ -130,6 +130,17 @@ def set_deadline(
     Deadline.objects.create(kind=kind, **subject, **fields)
 
 
+def put_off_due(kind: str, until: datetime, *, now: datetime) -> int:
+    """Move every row of ``kind`` due before ``until`` that nobody holds to ``until``, in
+    one statement: for a kind whose handler rests a while (the coach), so that its
+    rows are not claimed one by one only to be put off.  Returns how many moved."""
+    return (
+        Deadline.objects.filter(kind=kind, due_at__lt=until, parked_at__isnull=True)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .update(due_at=until)
+    )
+
+
 def still_due(claimed: Deadline) -> Deadline | None:
     """The claimed row, its row locked, if it is still the same deadline (call under the
     subject's lock); None when it was applied, deleted or moved since."""

@@ -29,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from deadlines.models import Deadline
-from deadlines.services import handles, set_deadline, still_due
+from deadlines.services import handles, put_off_due, set_deadline, still_due
 from games.engine import thinking as engine_thinking
 from games.engine.coach import Review, seed_for
 from games.kinds import COACH
@@ -56,6 +56,8 @@ _resting_until: datetime | None = None
 #: (when, process_cpu()) as the coach last looked or finished a slice; whether it was busy.
 _cpu_mark: tuple[datetime, float] | None = None
 _was_busy = False
+#: The end of the rest the waiting hands were last put off to.
+_put_off_until: datetime | None = None
 
 
 def _rest_after(now: datetime, spent: float) -> None:
@@ -130,13 +132,17 @@ def analyse(
 @handles(COACH)
 def review_hand_moves(claimed: Deadline, now: datetime) -> bool:
     """The worker's step for a finished hand: review some of its moves, store them."""
+    global _resting_until, _put_off_until
     until = _resting_until if _resting_until is not None and now < _resting_until else None
     if until is None and _busy(now):
-        until = now + timedelta(seconds=BUSY_REST)
+        until = _resting_until = now + timedelta(seconds=BUSY_REST)
     if until is not None:
         with transaction.atomic():
             if still_due(claimed) is not None:  # put off, not dropped
                 set_deadline(COACH, until, key=claimed.key)
+        if _put_off_until != until:  # the other hands waiting rest too: once a rest, in
+            put_off_due(COACH, until, now=now)  # one statement, not each claimed in turn
+            _put_off_until = until
         return False
     started = time.perf_counter()
     hand_id = int(claimed.key.partition(":")[2])

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from deadlines import services as deadlines
 from deadlines.models import Deadline
-from deadlines.services import run_due, set_deadline
+from deadlines.services import claim_due, run_due, set_deadline
 from games import services
 from games.kinds import COACH
 from games.models import Hand, MoveReview, Table
@@ -197,6 +197,8 @@ def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
     monkeypatch.setattr(coach, "process_cpu", lambda: cpu[0])
     monkeypatch.setattr(coach, "_cpu_mark", None)
     monkeypatch.setattr(coach, "_was_busy", False)
+    monkeypatch.setattr(coach, "_resting_until", None)
+    monkeypatch.setattr(coach, "_put_off_until", None)
     hand = play_first_hand(duel, random.Random(4))
     now = later()
     coach._busy(now)  # the coach looks: the process's CPU from here on
@@ -214,6 +216,35 @@ def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
     run_due(now=put_off.due_at)
     assert MoveReview.objects.filter(hand=hand).exists()
     assert not Deadline.objects.filter(kind=COACH).exists()
+
+
+def test_a_resting_coach_puts_off_every_waiting_hand_at_once_not_one_claim_at_a_time(
+    duel: Table, settings: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.history import coach
+
+    settings.COACH_BUSY = 0.6  # type: ignore[attr-defined]
+    cpu = [100.0]
+    monkeypatch.setattr(coach, "process_cpu", lambda: cpu[0])
+    monkeypatch.setattr(coach, "_cpu_mark", None)
+    monkeypatch.setattr(coach, "_was_busy", False)
+    monkeypatch.setattr(coach, "_resting_until", None)
+    monkeypatch.setattr(coach, "_put_off_until", None)
+    hand = play_first_hand(duel, random.Random(4))
+    now = later()
+    coach._busy(now)
+    for n in range(3):  # other finished hands waiting for their review, due already
+        set_deadline(COACH, now, key=f"coach:waiting-{n}")
+    cpu[0] += 9  # a busy process: the next claim finds the coach resting
+    now += timedelta(seconds=10)
+    claimed = Deadline.objects.get(kind=COACH, key=f"coach:{hand.pk}")
+    assert coach.review_hand_moves(claimed, now) is False
+    rest_over = now + timedelta(seconds=coach.BUSY_REST)
+    waiting = Deadline.objects.filter(kind=COACH).values_list("key", "due_at")
+    assert dict(waiting) == dict.fromkeys(
+        [f"coach:{hand.pk}", *(f"coach:waiting-{n}" for n in range(3))], rest_over
+    )
+    assert not [d for d in claim_due(now=now) if d.kind == COACH]  # none claimed to rest again
 
 
 def test_a_coach_far_behind_does_not_queue_more_hands(
