@@ -104,27 +104,6 @@ SHARED: dict[str, tuple[str, Callable[[Any], Values]]] = {
 }
 
 
-def say(tv: Any) -> Values:
-    """What the live region says after a frame (``games/_say.html``): the values it
-    shows, so that viewers who hear the same words share one fragment."""
-    player = tv.player
-    return {
-        "playing": tv.playing,
-        "line": tv.log[0] if tv.log else None,
-        "result": tv.result,
-        "blocked_scoring": tv.rules.blocked_scoring,
-        "hand_winner_names": tv.hand_winner_names,
-        "match_over": tv.match_over,
-        "you_won": tv.you_won,
-        "winner_names": tv.winner_names,
-        "your_turn": tv.your_turn,
-        "draw_move": tv.draw_move is not None,
-        "pass_move": tv.pass_move is not None,
-        "turn_name": tv.turn_name,
-        "ends": player.ends if player and not tv.result else None,
-    }
-
-
 def _lobby(tv: Any) -> Hashable | None:
     # while a game is played (or over), the lobby is an empty hidden section
     return "hidden" if not tv.waiting and tv.table.status != "cancelled" else None

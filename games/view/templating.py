@@ -13,7 +13,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.view import drawing, regions, snake
+from games.view import drawing, snake
 from games.view.presets import PRESET_INFO, describe_rules
 
 
@@ -66,7 +66,6 @@ def install(
         tile_said=drawing.said,
         tile_sprite=drawing.tile_sprite,
         snake=snake.snake,
-        say_values=regions.say,
         preset_title=preset_title,
         describe_rules=describe_rules,
     )
