@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop as noop
 from markupsafe import Markup
 
 from games.engine import Placed, Tile
+from games.view.snake import snake
 
 #: The numbers as words, so that a screen reader says a tile ("six–four", not "6|4").
 _NUMBERS = (
@@ -135,6 +136,26 @@ def _tile_svg(first: int, second: int, upright: bool, css: str, name: str) -> Ma
 def placed_tile(placed: Placed) -> Markup:
     """A tile of the line: lying along it, or crosswise for a double."""
     return tile_svg(placed.left, placed.right, upright=placed.is_double, css="on-line")
+
+
+def line_html(line: Sequence[Placed], last_kind: str | None, last_end: str | None) -> Markup:
+    """The line's tiles as one snake (``games/_line.html``): each placed for every shape
+    of board (``snake``), the tile played last marked, then the open ends' marks.  Built
+    here, not by a template's loop: a line is drawn anew at every move of every table."""
+    shown = snake(line)
+    last = -1 if last_kind != "play" else len(line) - 1 if last_end == "right" else 0
+    tiles = "".join(
+        f'<span class="placed{" double" if placed.is_double else ""}'
+        f'{" last" if n == last else ""} {shown.tiles[n]}" data-tile="{placed}">'
+        f"{placed_tile(placed)}</span>"
+        for n, placed in enumerate(line)
+    )
+    left, right = shown.ends
+    return Markup(
+        f'{tiles}\n  <span class="open-end {left}" data-end="left" aria-hidden="true">'
+        f'{line[0].left}</span><span class="open-end {right}" data-end="right"'
+        f' aria-hidden="true">{line[-1].right}</span>'
+    )
 
 
 def hand_tile(tile: Tile, css: str = "") -> Markup:

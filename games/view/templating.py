@@ -62,6 +62,7 @@ def install(
         ws_vals=drawing.ws_vals,
         hand_tile=drawing.hand_tile,
         placed_tile=drawing.placed_tile,
+        line_html=drawing.line_html,
         small_tile=drawing.small_tile,
         tile_said=drawing.said,
         tile_sprite=drawing.tile_sprite,
