@@ -71,7 +71,7 @@ def layout(doubles: Sequence[bool], width: int) -> Layout:
     """A line whose tiles are ``doubles`` or not, in rows at most ``width`` half-tiles
     wide (at least 6: two lying tiles and a turn)."""
     spots: list[Spot] = []
-    for x, row, way in _walk(doubles, width):
+    for x, row, way in _walk(tuple(doubles), width):
         spots.append(Spot(x, row, way))
     right = spots.pop()  # the walk ends with the right end's mark
     ends = (Spot(0, 0, "mr"), right)
@@ -80,7 +80,9 @@ def layout(doubles: Sequence[bool], width: int) -> Layout:
     return Layout(tuple(spots), ends, cols, rows)
 
 
-def _walk(doubles: Sequence[bool], width: int) -> list[tuple[int, int, str]]:
+# Kept a while: a new line's layouts are built from the very walks that chose them.
+@functools.lru_cache(maxsize=256)
+def _walk(doubles: tuple[bool, ...], width: int) -> tuple[tuple[int, int, str], ...]:
     """Each tile's place (x, row, way) in rows at most ``width`` wide, then the right
     end's mark: the one walk ``layout`` builds from and ``_extent`` measures."""
     places: list[tuple[int, int, str]] = []
@@ -117,10 +119,10 @@ def _walk(doubles: Sequence[bool], width: int) -> list[tuple[int, int, str]]:
         places.append((places[-1][0], row, "mu"))
     else:
         places.append((x, row, "ml") if east else (x - 1, row, "mr"))
-    return places
+    return tuple(places)
 
 
-def _extent(doubles: Sequence[bool], width: int) -> tuple[int, int]:
+def _extent(doubles: tuple[bool, ...], width: int) -> tuple[int, int]:
     """The (cols, rows) of ``layout(doubles, width)``, without building it."""
     places = _walk(doubles, width)
     # rows read rightwards reach furthest at their last place, those read leftwards at
