@@ -78,19 +78,40 @@ def _keep(key: Hashable, html: SafeString) -> SafeString:
     return html
 
 
+#: Values a kept key holds as they are: the collector never tracks them.
+_ATOMS = frozenset({int, str, bool, float, type(None)})
+#: Each class met in a key: ``tuple`` or ``str`` when its instances are kept as that
+#: builtin (equal, with the same hash), else None (kept as they are).
+_kinds: dict[type, type | None] = {}
+
+
 def _plain(value: Any) -> Any:
     """``value`` with its named tuples and its strings as builtin tuples and strings: equal,
     with the same hash, so the kept key is found by ``value``.  CPython's collector stops
     tracking a builtin tuple of such values once it has seen it, so the kept keys leave
-    its scans; it tracks every instance of a class for good, named tuples included."""
+    its scans; it tracks every instance of a class for good, named tuples included.
+    (A miss converts its key: atomic items are not visited, classes are looked at once.)"""
     kind = type(value)
+    if kind in _ATOMS:
+        return value
+    plain = _kinds.get(kind, _kinds)
+    if plain is _kinds:
+        plain = _kinds[kind] = _plain_kind(kind)
+    if plain is tuple:
+        return tuple([item if type(item) in _ATOMS else _plain(item) for item in value])
+    if plain is str:
+        return str.__str__(value)  # an exact copy (a lazy text, an enumeration's member stay)
+    return value
+
+
+def _plain_kind(kind: type) -> type | None:
     if kind is tuple or (
         issubclass(kind, tuple) and kind.__hash__ is tuple.__hash__ and kind.__eq__ is tuple.__eq__
     ):
-        return tuple(_plain(item) for item in value)
-    if kind is not str and issubclass(kind, str) and kind.__hash__ is str.__hash__:
-        return str.__str__(value)  # an exact copy (a lazy text, an enumeration's member stay)
-    return value
+        return tuple
+    if issubclass(kind, str) and kind.__hash__ is str.__hash__:
+        return str
+    return None
 
 
 def keyed(template: str, key: Hashable, context: dict[str, Any], language: str) -> SafeString:
