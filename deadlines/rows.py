@@ -37,6 +37,18 @@ _RESET = (
 )
 
 
+def insert_for_table(kind: str, table_id: int, due_at: datetime, version: int | None) -> None:
+    """Add the table's deadline of ``kind`` (it has none: ``reset_for_table`` said so)."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_INSERT, [kind, table_id, "", _when(due_at), version, 0])
+
+
+_INSERT = (
+    f'INSERT INTO "{_TABLE}" ("kind", "table_id", "key", "due_at", "version", "attempts") '
+    "VALUES (%s, %s, %s, %s, %s, %s)"
+)
+
+
 def delete_for_table(table_id: int, kinds: Sequence[str], *, but: str | None = None) -> None:
     """Delete the table's deadlines of ``kinds``, except one of kind ``but``."""
     kinds = [k for k in kinds if k != but]

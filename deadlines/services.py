@@ -113,7 +113,7 @@ def set_deadline(
         )
     if table is not None:  # a table's: every move may set one, so in plain SQL
         if not rows.reset_for_table(kind, table.pk, due_at, version):
-            Deadline.objects.create(kind=kind, table=table, due_at=due_at, version=version)
+            rows.insert_for_table(kind, table.pk, due_at, version)
         return
     subject: dict[str, Any] = {"key": key}
     fields = {
