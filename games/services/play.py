@@ -11,7 +11,6 @@ only if the table is still at v; otherwise it decides again.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,7 +45,7 @@ from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
 from games.models import Hand, Seat, SeatResult, Table
 from games.models import Move as StoredMove
 from games.records import load_match
-from games.store import Writing, changing, check_version
+from games.store import Writing, changing, check_version, private_copy
 from games.thinking import think
 from games.view.errors import GameError, illegal_move_message
 
@@ -496,7 +495,7 @@ def _plan(table_id: int) -> _Plan:
     plan = _Plan(version=table.version)
     if table.status != Table.Status.PLAYING:
         return plan
-    seats = [copy.copy(seat) for seat in state.seats]
+    seats = [private_copy(seat) for seat in state.seats]
     held = state.match_to_play()
     match = held if held is not None else load_match(table)
     current = match.round

@@ -114,3 +114,31 @@ def test_a_refused_move_at_a_held_version_leaves_the_table_at_that_version(
         table_id=friends_table.pk, user=seat_user(friends_table, turn), move=move, version=version
     )
     assert Table.objects.get(pk=friends_table.pk).version == version + 1
+
+
+def test_a_writer_plays_on_private_copies_of_the_held_rows_the_held_state_stays_as_read(
+    friends_table: Table,
+) -> None:
+    """The state this process holds is every viewer's: the copies a writer changes are its
+    own, fields and cached related rows alike, and equal the held rows until changed."""
+    import copy
+
+    from games.store import private_copy
+
+    held = states.table_state(friends_table.pk)
+    seat = next(s for s in held.seats if s.user_id is not None)
+    mine = private_copy(seat)
+    # the fields and state copy.copy would give it (but its pickling's version mark)
+    assert mine == seat and mine.__dict__.keys() == copy.copy(seat).__dict__.keys() - {
+        "_django_version"
+    }
+    assert (mine._state.db, mine._state.adding) == (seat._state.db, seat._state.adding)
+    assert mine.user is seat.user  # the related row it cached, not read again
+    mine.ready, mine.user = not seat.ready, None
+    assert seat.user is not None and seat.ready != mine.ready
+    assert mine._state.fields_cache is not seat._state.fields_cache
+    table = private_copy(held.table)
+    table.version += 1
+    assert held.table.version == friends_table.version
+    table.save(update_fields=["version"])  # a copy saves as the row it was copied from
+    assert Table.objects.get(pk=friends_table.pk).version == friends_table.version + 1
