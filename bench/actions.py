@@ -6,8 +6,11 @@ command dispatcher (``next hand`` when a hand is over), then each of the four se
 builds its frame as its consumer does after the group message (the regions that
 changed).  Medians over every action, in ms, and the region renders behind a frame:
 
-    .venv/bin/python bench/actions.py [--tables 20] [--actions 400]
+    .venv/bin/python bench/actions.py [--tables 20] [--actions 400] [--steps]
 
+``--steps``: the Python steps a command and a frame take (``bench/steps.py``), counted
+rather than timed, so alike on a busy machine and a quiet one; after the first action
+of every table (the templates compiled), with the functions that take the most.
 It measures the code, not the server: the load benchmark (bench/load/) adds the
 sockets, the event loop, the thread handoffs and a busy machine.
 """
@@ -50,18 +53,21 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--steps", action="store_true", help="count Python steps, not time")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         setup(folder)
-        run(args.tables, args.actions, random.Random(args.seed))
+        run(args.tables, args.actions, random.Random(args.seed), steps=args.steps)
 
 
-def run(tables: int, actions: int, rng: random.Random) -> None:
+def run(tables: int, actions: int, rng: random.Random, *, steps: bool = False) -> None:
+    from contextlib import nullcontext
     from dataclasses import replace
 
     from django.utils import translation
 
     from accounts.models import User
+    from bench.steps import Steps
     from games import states
     from games.engine import PRESETS
     from games.live import fragments, frames
@@ -105,6 +111,11 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
             yield html
 
     fragments.render_each = timed_render_each  # type: ignore[assignment]
+    counted = Steps()
+
+    def counting(kind: str, n: int) -> Any:
+        return counted.counting(kind) if steps and n >= tables else nullcontext()
+
     command_ms: list[float] = []
     frame_ms: list[float] = []
     frame_kb: list[float] = []
@@ -124,15 +135,24 @@ def run(tables: int, actions: int, rng: random.Random) -> None:
             player = players[current.turn]
         told = realtime_announce.Told()
         start = time.perf_counter()
-        with realtime_announce.collecting(told):
+        with realtime_announce.collecting(told), counting("command", n):
             dispatch(table_id=table_id, user=player, data=data)
         command_ms.append((time.perf_counter() - start) * 1000)
         version = told.take()[-1][1]["version"]
         for viewer in viewers:
             start = time.perf_counter()
-            html, viewer[1] = frame_of(table_id, viewer, version)
+            with counting("frame", n):
+                html, viewer[1] = frame_of(table_id, viewer, version)
             frame_ms.append((time.perf_counter() - start) * 1000)
             frame_kb.append(len(html.encode()) / 1000)
+
+    if steps:
+        print(f"{tables} tables, {actions} actions, counted after the first {tables}")
+        for kind in ("command", "frame"):
+            print(f"  {kind}: {counted.per_run(kind):,.0f} Python steps on average")
+            for share, where in counted.top(kind, 12):
+                print(f"    {share:5.1f}%  {where}")
+        return
 
     def median(values: list[float]) -> str:
         return f"{statistics.median(values):6.2f}"
