@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -187,18 +188,30 @@ def test_a_busy_coach_rests_so_reviews_wait_instead_of_slowing_the_tables(
     assert not Deadline.objects.filter(kind=COACH).exists()
 
 
+def coach_on_its_own_clock(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """A fresh coach (no rest, no look yet; busy above 0.6 of a core) reading the
+    process's CPU seconds from the list returned."""
+    from games.history import coach
+
+    settings.COACH_BUSY = 0.6
+    cpu = [100.0]
+    monkeypatch.setattr(coach, "process_cpu", lambda: cpu[0])
+    for name, fresh in (
+        ("_cpu_mark", None),
+        ("_was_busy", False),
+        ("_resting_until", None),
+        ("_put_off_until", None),
+    ):
+        monkeypatch.setattr(coach, name, fresh)
+    return cpu
+
+
 def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
     duel: Table, settings: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from games.history import coach
 
-    settings.COACH_BUSY = 0.6  # type: ignore[attr-defined]
-    cpu = [100.0]  # the process's CPU seconds, as the coach reads them
-    monkeypatch.setattr(coach, "process_cpu", lambda: cpu[0])
-    monkeypatch.setattr(coach, "_cpu_mark", None)
-    monkeypatch.setattr(coach, "_was_busy", False)
-    monkeypatch.setattr(coach, "_resting_until", None)
-    monkeypatch.setattr(coach, "_put_off_until", None)
+    cpu = coach_on_its_own_clock(settings, monkeypatch)
     hand = play_first_hand(duel, random.Random(4))
     now = later()
     coach._busy(now)  # the coach looks: the process's CPU from here on
@@ -223,13 +236,7 @@ def test_a_resting_coach_puts_off_every_waiting_hand_at_once_not_one_claim_at_a_
 ) -> None:
     from games.history import coach
 
-    settings.COACH_BUSY = 0.6  # type: ignore[attr-defined]
-    cpu = [100.0]
-    monkeypatch.setattr(coach, "process_cpu", lambda: cpu[0])
-    monkeypatch.setattr(coach, "_cpu_mark", None)
-    monkeypatch.setattr(coach, "_was_busy", False)
-    monkeypatch.setattr(coach, "_resting_until", None)
-    monkeypatch.setattr(coach, "_put_off_until", None)
+    cpu = coach_on_its_own_clock(settings, monkeypatch)
     hand = play_first_hand(duel, random.Random(4))
     now = later()
     coach._busy(now)
