@@ -26,10 +26,9 @@ from games.history.selectors import (
     replay_of,
     verified_hand,
 )
-from games.live.fragments import shared_html
 from games.models import Table
 from games.selectors import table_by_code
-from games.view.drawing import small_tile, tile_sprite
+from games.view.drawing import line_html, small_tile, tile_sprite
 from games.view.snake import snake
 
 
@@ -56,12 +55,7 @@ def step_line(step: StepLine) -> str:
     if not step.line:
         return ""
     line = tuple(Placed(*map(int, text.split("|"))) for text in step.line)
-    tiles = shared_html(
-        "games/_line.html",
-        line=line,
-        last_kind=step.kind or None,
-        last_end=step.played if step.kind else None,
-    )
+    tiles = line_html(line, step.kind or None, step.played if step.kind else None)
     return format_html('<div class="snake {}">{}</div>', snake(line).line, tiles)
 
 

@@ -64,18 +64,18 @@ def test_the_line_is_rendered_once_per_version_for_every_viewer(
     viewers = [seat_user(pairs_table, n) for n in range(4)] + [None]
     screens = [screen(pairs_table, v) for v in viewers]
     assert rendered["games/_live.html"] == 5
-    assert rendered["games/_line.html"] == 1  # the line of tiles: public, one render
+    # the board and its line of tiles: public, one render (the line kept once, in it)
+    assert rendered["games/_board_body.html"] == 1 and not rendered["games/_line.html"]
     assert all('class="placed' in s for s in screens)
 
     rendered.clear()
     play_a_legal_move(pairs_table)
     for viewer in viewers:
         screen(pairs_table, viewer)
-    # the new version's line, once for every viewer (not at all when it shows what a
-    # line shown before did: a pass after a pass, at four players with no boneyard)
-    assert rendered["games/_line.html"] <= 1
-    # and the board around it: the same for the player to move (whose ends' targets
-    # show only while a tile is chosen) as for everybody else
+    # the new version's board and its line, once for every viewer (not at all when it
+    # shows what a board shown before did: a pass after a pass, at four players with
+    # no boneyard); the same for the player to move (whose ends' targets show only
+    # while a tile is chosen) as for everybody else
     assert rendered["games/_board_body.html"] <= 1
     # 20 seat boxes shown: only the mover's (and the last passer's) are new, each
     # in three wordings at most ("You", "partner", everybody else's)
