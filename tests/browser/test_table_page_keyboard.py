@@ -44,6 +44,10 @@ WORDS = {
 }
 #: What the player's turn offers the keyboard.
 MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"
+#: What the page offers now, in one look: the match's end, "I'm back", the next hand, moves.
+SHOWN = """moves => ({over: !!document.querySelector('#status .match-result'),
+  back: !!document.querySelector('#im-back'), next: !!document.querySelector('#next-hand'),
+  moves: !!document.querySelector(moves)})"""
 #: Every text the live region has said, from now on.
 LISTEN = """() => {
   window.said = [];
@@ -57,13 +61,19 @@ def focused(page: Any, selector: str) -> bool:
     return bool(page.evaluate("s => !!document.activeElement?.matches(s)", selector))
 
 
+#: Whether the focus is on an element matching the selector, and whether the page has one.
+WHERE = "s => [!!document.activeElement?.matches(s), !!document.querySelector(s)]"
+
+
 def tab_to(page: Any, selector: str, tries: int = 120) -> bool:
     """Press Tab until the focus is on an element matching ``selector``; False if the
-    page offers none (any more: the computer may have moved meanwhile)."""
+    page offers none (any more: the computer may have moved meanwhile).  One look at
+    the page a press: a match is some thousand presses."""
     for _ in range(tries):
-        if focused(page, selector):
+        there, offered = page.evaluate(WHERE, selector)
+        if there:
             return True
-        if page.locator(selector).count() == 0:
+        if not offered:
             return False
         page.keyboard.press("Tab")
     return focused(page, selector)
@@ -133,15 +143,15 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
     kept: list[str] = []  # where the focus was after each move of the player's
     heard: list[tuple[str, str]] = []  # (what the player played, what the region said)
     deadline = time.monotonic() + 240
-    while not page.locator("#status .match-result").count():
+    while not (shown := page.evaluate(SHOWN, MOVES))["over"]:
         assert time.monotonic() < deadline, "the match did not end"
-        if page.locator("#im-back").count():
+        if shown["back"]:
             press_enter_on(page, "#im-back")
             kinds.add("back")
-        elif page.locator("#next-hand").count():
+        elif shown["next"]:
             if press_enter_on(page, "#next-hand"):
                 kinds.add("next")
-        elif page.locator(MOVES).count() and tab_to(page, MOVES):
+        elif shown["moves"] and tab_to(page, MOVES):
             target = page.evaluate(
                 "() => document.activeElement.id || document.activeElement.className"
             )
