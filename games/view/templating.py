@@ -61,7 +61,6 @@ def install(
         settings_fields=settings_fields,
         ws_vals=drawing.ws_vals,
         hand_tile=drawing.hand_tile,
-        placed_tile=drawing.placed_tile,
         line_html=drawing.line_html,
         small_tile=drawing.small_tile,
         tile_said=drawing.said,

@@ -4,7 +4,7 @@ once, never a bot's; the replay shows the marks; the live table never does."""
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -188,9 +188,12 @@ def test_a_busy_coach_rests_so_reviews_wait_instead_of_slowing_the_tables(
     assert not Deadline.objects.filter(kind=COACH).exists()
 
 
-def coach_on_its_own_clock(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """A fresh coach (no rest, no look yet; busy above 0.6 of a core) reading the
-    process's CPU seconds from the list returned."""
+def coach_looking(
+    duel: Table, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[float], Hand, datetime]:
+    """A fresh coach (no rest yet; busy above 0.6 of a core) reading the process's CPU
+    seconds from the list returned, once the duel's first hand is over: the coach has
+    looked at the CPU at the time returned, and counts from there."""
     from games.history import coach
 
     settings.COACH_BUSY = 0.6
@@ -203,7 +206,10 @@ def coach_on_its_own_clock(settings: Any, monkeypatch: pytest.MonkeyPatch) -> li
         ("_put_off_until", None),
     ):
         monkeypatch.setattr(coach, name, fresh)
-    return cpu
+    hand = play_first_hand(duel, random.Random(4))
+    now = later()
+    coach._busy(now)
+    return cpu, hand, now
 
 
 def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
@@ -211,10 +217,7 @@ def test_a_busy_process_puts_reviews_off_while_its_tables_need_the_core(
 ) -> None:
     from games.history import coach
 
-    cpu = coach_on_its_own_clock(settings, monkeypatch)
-    hand = play_first_hand(duel, random.Random(4))
-    now = later()
-    coach._busy(now)  # the coach looks: the process's CPU from here on
+    cpu, hand, now = coach_looking(duel, settings, monkeypatch)
 
     # The next 10 s the tables took 9 s of CPU: the review waits, and is not dropped.
     cpu[0] += 9
@@ -236,10 +239,7 @@ def test_a_resting_coach_puts_off_every_waiting_hand_at_once_not_one_claim_at_a_
 ) -> None:
     from games.history import coach
 
-    cpu = coach_on_its_own_clock(settings, monkeypatch)
-    hand = play_first_hand(duel, random.Random(4))
-    now = later()
-    coach._busy(now)
+    cpu, hand, now = coach_looking(duel, settings, monkeypatch)
     for n in range(3):  # other finished hands waiting for their review, due already
         set_deadline(COACH, now, key=f"coach:waiting-{n}")
     cpu[0] += 9  # a busy process: the next claim finds the coach resting
