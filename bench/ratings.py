@@ -202,9 +202,13 @@ def setup(folder: str) -> None:
     )
     os.environ.pop("REDIS_URL", None)
     import django
+    from django.conf import settings
     from django.core.management import call_command
 
     django.setup()
+    # nobody watches a simulated season: no group messages (each one handed to the
+    # in-memory layer's loop took a thread handoff, a sixth of the season's time)
+    settings.CHANNEL_LAYERS = {}
     call_command("migrate", verbosity=0)
 
 
@@ -283,40 +287,34 @@ def run_pool_deadlines(clock: Clock) -> None:
 def play_out(table: Any, by_user: dict[int, Account]) -> int:
     """Every move of the match through the site: people's by ``move_submit``, the
     simulated players' and the next hand's deal by their deadline rows.  Returns the
-    number of hands played."""
+    number of hands played.  The match is read as the site's pages read it
+    (``games.states``: the state the last write left, not the match replayed)."""
     from deadlines.services import apply
+    from games import states
     from games.kinds import BOT_MOVE, NEXT_HAND
     from games.models import Table
-    from games.records import load_match
     from games.services import move_submit
 
     seats = {s.number: s.user_id for s in table.seats.all()}
-    match = load_match(table)
-    current = match.round  # kept in step with the table's moves
     for _ in range(MOVES_AT_MOST):
+        state = states.table_state(table.pk)
+        if state.table.status == Table.Status.FINISHED:
+            return len(state.rounds)
+        current = state.rounds[-1]
         if current.over:
-            table.refresh_from_db()
-            if table.status == Table.Status.FINISHED:
-                return len(match.rounds)
-            if match.rules.target is None:
+            if state.rules.target is None:
                 raise RuntimeError(f"table {table.code}: the hand is over, the match is not")
             deadline = table.deadlines.get(kind=NEXT_HAND)  # the countdown to the next hand
             apply(deadline, now=deadline.due_at)
-            match = load_match(table)
-            current = match.round
             continue
         user_id = seats[current.turn]
         if user_id is None:  # a simulated player's move, as the worker makes it
             deadline = table.deadlines.get(kind=BOT_MOVE)
             apply(deadline, now=deadline.due_at)
-            match = load_match(table)
-            current = match.round
             continue
         account = by_user[user_id]
-        move = account.choose(match.view(current.turn), current.legal_moves())
-        version = Table.objects.values_list("version", flat=True).get(pk=table.pk)
-        move_submit(table_id=table.pk, user=account.user, move=str(move), version=version)
-        current.play(move)
+        move = account.choose(state.match().view(current.turn), current.legal_moves())
+        move_submit(table_id=table.pk, user=account.user, move=str(move), version=state.version)
     raise RuntimeError(f"table {table.code} did not finish")
 
 

@@ -151,21 +151,25 @@ class Match:
     def record(self) -> str:
         """The whole match as text: the rules, then one line per hand,
         its initial position and ``moves=`` (comma-separated, ``-`` for none)."""
-        lines = [self.rules.to_text()]
-        for r in self.rounds:
-            lines.append(f"{r.initial_position} moves={','.join(map(str, r.moves)) or '-'}")
-        return "\n".join(lines)
+        return "\n".join([self.rules.to_text(), *map(hand_line, self.rounds)])
 
     @classmethod
     def from_record(cls, text: str, *, rng: random.Random | None = None) -> Match:
         """Read :meth:`record` back, replaying every move."""
         first, *hands = text.strip().splitlines()
         rules = Rules.parse(first)
-        rounds = []
-        for line in hands:
-            position, sep, moves = line.rpartition(" moves=")
-            if not sep:
-                raise ValueError(f"a hand's record ends with moves=…: {line!r}")
-            played = [] if moves == "-" else [parse_move(m) for m in moves.split(",")]
-            rounds.append(Round.replay(rules, position, played))
-        return cls(rules, rng=rng, rounds=rounds)
+        return cls(rules, rng=rng, rounds=[replay_hand_line(rules, line) for line in hands])
+
+
+def hand_line(r: Round) -> str:
+    """A hand as one line of :meth:`Match.record`: its initial position and ``moves=``."""
+    return f"{r.initial_position} moves={','.join(map(str, r.moves)) or '-'}"
+
+
+def replay_hand_line(rules: Rules, line: str) -> Round:
+    """The hand written as ``line`` (:func:`hand_line`), every move replayed."""
+    position, sep, moves = line.rpartition(" moves=")
+    if not sep:
+        raise ValueError(f"a hand's record ends with moves=…: {line!r}")
+    played = [] if moves == "-" else [parse_move(m) for m in moves.split(",")]
+    return Round.replay(rules, position, played)

@@ -11,16 +11,24 @@ import time
 
 from .bots import make_bot
 from .coach import Review, review_hand
-from .match import Match
+from .match import replay_hand_line
 from .moves import parse_move
 from .rules import Rules
+from .view import PlayerView
 
 
-def choose(record: str, seat: int, level: str) -> str:
-    """The move ``level``'s computer player makes for ``seat`` at the end of the match
-    written as ``record`` (``Match.record``): from that seat's view only."""
-    match = Match.from_record(record)
-    return str(make_bot(level).choose(match.view(seat)))
+def choose(rules: str, hand: str, scores: tuple[int, ...], seat: int, level: str) -> str:
+    """The move ``level``'s computer player makes for ``seat`` in the hand written as
+    ``hand`` (a line of ``Match.record``: ``hand_line``), each side having ``scores``
+    points before it: from that seat's view only, which tells nothing more of the
+    earlier hands.  (Not the whole match: replaying its every hand for each move was
+    most of the worker's time for a move late in a match.)"""
+    return str(make_bot(level).choose(seat_view(rules, hand, scores, seat)))
+
+
+def seat_view(rules: str, hand: str, scores: tuple[int, ...], seat: int) -> PlayerView:
+    """What ``seat`` knows in the hand ``hand`` of a match at ``scores`` (``choose``)."""
+    return replay_hand_line(Rules.parse(rules), hand).view(seat, match_scores=scores)
 
 
 def review(

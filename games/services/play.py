@@ -39,6 +39,7 @@ from games.constants import (
 )
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine import thinking as engine_thinking
+from games.engine.match import hand_line
 from games.forced import forced_delay, only_move
 from games.history.coach import review_later
 from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
@@ -468,7 +469,8 @@ def stand_in_choice(match: Match, seat: Seat) -> Move:
     The bot is given that seat's view and nothing else (the hand and the match scores
     before it); it thinks off the serving process when this one serves sockets."""
     level = seat.bot_level or STAND_IN_BOT_LEVEL
-    return parse_move(think(engine_thinking.choose, match.record(), seat.number, level))
+    rules, hand, scores = match.rules.to_text(), hand_line(match.round), match.scores_before_hand
+    return parse_move(think(engine_thinking.choose, rules, hand, scores, seat.number, level))
 
 
 @dataclass

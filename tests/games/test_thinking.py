@@ -18,6 +18,7 @@ from games.engine import PRESETS, Match
 from games.engine import bots as engine_bots
 from games.engine import coach as engine_coach
 from games.engine import thinking as engine_thinking
+from games.engine.match import hand_line
 from games.models import Move, MoveReview, Table
 from games.records import load_match
 from tests.fixtures import play_a_legal_move, version_of
@@ -38,8 +39,38 @@ def refuse(*args: object, **kwargs: object) -> None:
 def test_a_search_runs_in_a_child_process_once_the_server_asks() -> None:
     assert thinking.think(os.getpid) != os.getpid()
     match = Match(PRESETS["duello"])
-    move = thinking.think(engine_thinking.choose, match.record(), match.round.turn, "easy")
+    move = thinking.think(*hand_to_choose_in(match, "easy"))
     assert move in {str(m) for m in match.round.legal_moves()}
+
+
+def hand_to_choose_in(match: Match, level: str) -> tuple[object, ...]:
+    """``engine_thinking.choose`` and its arguments, as the worker sends them."""
+    rules, hand = match.rules.to_text(), hand_line(match.round)
+    return engine_thinking.choose, rules, hand, match.scores_before_hand, match.round.turn, level
+
+
+def test_a_computer_player_sent_the_hand_and_the_score_sees_what_the_whole_match_shows() -> None:
+    """The worker sends the current hand and the score before it, not the whole match:
+    the computer player's view is the same (late in a match to 100, where the score
+    decides how it plays), and so is a (deterministic) medium player's choice."""
+    rng = random.Random(4)
+    match = Match(PRESETS["domino"], rng=rng)
+    compared = 0
+    while not match.over and compared < 40:
+        if match.round.over:
+            match.next_round()
+            continue
+        if len(match.rounds) > 1 and len(match.round.legal_moves()) > 1:
+            seat = match.round.turn
+            fn, rules, hand, scores, turn, level = hand_to_choose_in(match, "medium")
+            assert engine_thinking.seat_view(rules, hand, scores, seat) == match.view(seat)
+            assert any(scores)  # a hand won before this one counts in the view
+            assert fn(rules, hand, scores, turn, level) == str(
+                engine_bots.make_bot("medium").choose(match.view(seat))
+            )
+            compared += 1
+        match.round.play(rng.choice(match.round.legal_moves()))
+    assert compared >= 10
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: nowhere else to go")
