@@ -6,7 +6,7 @@ command dispatcher (``next hand`` when a hand is over), then each of the four se
 builds its frame as its consumer does after the group message (the regions that
 changed).  Medians over every action, in ms, and the region renders behind a frame:
 
-    .venv/bin/python bench/actions.py [--tables 20] [--actions 400] [--steps]
+    .venv/bin/python bench/actions.py [--tables 20] [--actions 400] [--steps [--top 12]]
 
 ``--steps``: the Python steps a command and a frame take (``bench/steps.py``), counted
 rather than timed, so alike on a busy machine and a quiet one; after the first action
@@ -54,13 +54,16 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", action="store_true", help="count Python steps, not time")
+    parser.add_argument("--top", type=int, default=12, help="with --steps: functions listed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         setup(folder)
-        run(args.tables, args.actions, random.Random(args.seed), steps=args.steps)
+        run(args.tables, args.actions, random.Random(args.seed), steps=args.steps, top=args.top)
 
 
-def run(tables: int, actions: int, rng: random.Random, *, steps: bool = False) -> None:
+def run(
+    tables: int, actions: int, rng: random.Random, *, steps: bool = False, top: int = 12
+) -> None:
     from contextlib import nullcontext
     from dataclasses import replace
 
@@ -150,7 +153,7 @@ def run(tables: int, actions: int, rng: random.Random, *, steps: bool = False) -
         print(f"{tables} tables, {actions} actions, counted after the first {tables}")
         for kind in ("command", "frame"):
             print(f"  {kind}: {counted.per_run(kind):,.0f} Python steps on average")
-            for share, where in counted.top(kind, 12):
+            for share, where in counted.top(kind, top):
                 print(f"    {share:5.1f}%  {where}")
         return
 

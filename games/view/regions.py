@@ -118,6 +118,21 @@ def _options(tv: Any) -> Hashable | None:
     return (tv.plays_forced_moves, tv.text_mode, tv.match_over)
 
 
+def _status(tv: Any) -> Hashable | None:
+    # during a hand, without a countdown: whose turn it is, or what the viewer's turn
+    # offers; the same for every viewer waiting on one player, turn after turn
+    if not tv.playing:
+        return "hidden"
+    if tv.match_over or tv.result or tv.you_are_away:
+        return None
+    if not tv.your_turn:
+        who = tv.turn_name  # a Who: its words depend on its names and the viewer's place
+        return ("waiting", str(who), who.names, who.you)
+    if tv.forced_at or tv.turn_ends_at:
+        return None  # counted down from the moment it is drawn
+    return ("turn", bool(tv.player.ends), bool(tv.draw_move), bool(tv.pass_move))
+
+
 #: region template -> the few view values that decide its whole HTML when they do (None:
 #: they do not, render it): a frame looks such a region up, rendered once per language
 #: and values, instead of rendering it for every viewer at every version
@@ -125,4 +140,5 @@ KEYED: dict[str, Callable[[Any], Hashable | None]] = {
     "games/_lobby.html": _lobby,
     "games/_text.html": _text,
     "games/_options.html": _options,
+    "games/_status.html": _status,
 }
