@@ -11,7 +11,7 @@ import time
 
 from .bots import make_bot
 from .coach import Review, review_hand
-from .match import replay_hand_line
+from .match import Match, hand_line, replay_hand_line
 from .moves import parse_move
 from .rules import Rules
 from .view import PlayerView
@@ -24,6 +24,11 @@ def choose(rules: str, hand: str, scores: tuple[int, ...], seat: int, level: str
     earlier hands.  (Not the whole match: replaying its every hand for each move was
     most of the worker's time for a move late in a match.)"""
     return str(make_bot(level).choose(seat_view(rules, hand, scores, seat)))
+
+
+def to_choose(match: Match, seat: int, level: str) -> tuple[str, str, tuple[int, ...], int, str]:
+    """``choose``'s arguments for ``seat`` in ``match``'s current hand, as text and numbers."""
+    return match.rules.to_text(), hand_line(match.round), match.scores_before_hand, seat, level
 
 
 def seat_view(rules: str, hand: str, scores: tuple[int, ...], seat: int) -> PlayerView:

@@ -39,7 +39,6 @@ from games.constants import (
 )
 from games.engine import IllegalMoveError, Match, Move, parse_move
 from games.engine import thinking as engine_thinking
-from games.engine.match import hand_line
 from games.forced import forced_delay, only_move
 from games.history.coach import review_later
 from games.kinds import BOT_MOVE, FORCED_MOVE, NEXT_HAND, TURN_CLOCK
@@ -469,8 +468,8 @@ def stand_in_choice(match: Match, seat: Seat) -> Move:
     The bot is given that seat's view and nothing else (the hand and the match scores
     before it); it thinks off the serving process when this one serves sockets."""
     level = seat.bot_level or STAND_IN_BOT_LEVEL
-    rules, hand, scores = match.rules.to_text(), hand_line(match.round), match.scores_before_hand
-    return parse_move(think(engine_thinking.choose, rules, hand, scores, seat.number, level))
+    asked = engine_thinking.to_choose(match, seat.number, level)
+    return parse_move(think(engine_thinking.choose, *asked))
 
 
 @dataclass

@@ -18,7 +18,6 @@ from games.engine import PRESETS, Match
 from games.engine import bots as engine_bots
 from games.engine import coach as engine_coach
 from games.engine import thinking as engine_thinking
-from games.engine.match import hand_line
 from games.models import Move, MoveReview, Table
 from games.records import load_match
 from tests.fixtures import play_a_legal_move, version_of
@@ -39,14 +38,9 @@ def refuse(*args: object, **kwargs: object) -> None:
 def test_a_search_runs_in_a_child_process_once_the_server_asks() -> None:
     assert thinking.think(os.getpid) != os.getpid()
     match = Match(PRESETS["duello"])
-    move = thinking.think(*hand_to_choose_in(match, "easy"))
+    asked = engine_thinking.to_choose(match, match.round.turn, "easy")
+    move = thinking.think(engine_thinking.choose, *asked)
     assert move in {str(m) for m in match.round.legal_moves()}
-
-
-def hand_to_choose_in(match: Match, level: str) -> tuple[object, ...]:
-    """``engine_thinking.choose`` and its arguments, as the worker sends them."""
-    rules, hand = match.rules.to_text(), hand_line(match.round)
-    return engine_thinking.choose, rules, hand, match.scores_before_hand, match.round.turn, level
 
 
 def test_a_computer_player_sent_the_hand_and_the_score_sees_what_the_whole_match_shows() -> None:
@@ -62,10 +56,11 @@ def test_a_computer_player_sent_the_hand_and_the_score_sees_what_the_whole_match
             continue
         if len(match.rounds) > 1 and len(match.round.legal_moves()) > 1:
             seat = match.round.turn
-            fn, rules, hand, scores, turn, level = hand_to_choose_in(match, "medium")
+            asked = engine_thinking.to_choose(match, seat, "medium")
+            rules, hand, scores, _, _ = asked
             assert engine_thinking.seat_view(rules, hand, scores, seat) == match.view(seat)
             assert any(scores)  # a hand won before this one counts in the view
-            assert fn(rules, hand, scores, turn, level) == str(
+            assert engine_thinking.choose(*asked) == str(
                 engine_bots.make_bot("medium").choose(match.view(seat))
             )
             compared += 1
