@@ -364,7 +364,8 @@ def log_lines(
         if isinstance(move, Draw):
             last = lines[-1] if lines else None
             if last and last.kind == "draw" and last.name == names[event.seat]:
-                lines[-1] = LogLine(last.name, "draw", None, "", last.draws + 1, last.ends)
+                # the line says who made the latest draw (a draw played for the player)
+                lines[-1] = LogLine(last.name, "draw", None, "", last.draws + 1, last.ends, actor)
                 continue
             lines.append(LogLine(names[event.seat], "draw", None, "", 1, event.ends, actor))
         elif isinstance(move, Pass):

@@ -15,10 +15,11 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
-from games.engine import Play, Tile
+from games.engine import Play, Round, Tile
 from games.models import Table
 from games.records import load_match
 from games.selectors import invitations_for, my_games, table_view
+from games.view.parts import log_lines
 from tests.fixtures import DUELLO, PAIRS, play_a_legal_move, seat_user, version_of
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +115,18 @@ def test_consecutive_draws_show_as_one_line_with_a_count(anna: User, bruno: User
     lines = table_view(table=table, user=anna).log
     assert [(line.kind, line.draws) for line in lines] == [("draw", 3), ("play", 0)]
     assert lines[0].ends == (6, 6)
+
+
+def test_a_draw_played_for_the_player_says_so_on_the_line_that_counts_the_draws() -> None:
+    """Two draws in a row, the second played for the player (their only move): the one
+    line that counts them says it was played automatically, as a single draw's would."""
+    position = "hands=6|6,6|1/2|2,3|0 boneyard=4|4,5|1,6|2 line=- turn=0 dealer=1 opener=6|6"
+    hand = Round.replay(DUELLO, position, ["6|6L", "draw", "draw"])
+    lines = log_lines(hand.view(0), {0: "anna", 1: "bruno"}, ("person", "person", "forced"))
+    assert [(line.kind, line.draws, line.actor) for line in lines] == [
+        ("draw", 2, "forced"),
+        ("play", 0, "person"),
+    ]
 
 
 def test_invitations_and_games_in_progress_are_listed(anna: User, bruno: User) -> None:
