@@ -126,8 +126,8 @@ def _status(tv: Any) -> Hashable | None:
     if tv.match_over or tv.result or tv.you_are_away:
         return None
     if not tv.your_turn:
-        who = tv.turn_name  # a Who: its words depend on its names and the viewer's place
-        return ("waiting", str(who), who.names, who.you)
+        who = tv.turn_name  # a Who: its words are its names and the viewer's place in them
+        return ("waiting", who.names, who.you)
     if tv.forced_at or tv.turn_ends_at:
         return None  # counted down from the moment it is drawn
     return ("turn", bool(tv.player.ends), bool(tv.draw_move), bool(tv.pass_move))
