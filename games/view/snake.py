@@ -70,23 +70,23 @@ class Layout(NamedTuple):
 def layout(doubles: Sequence[bool], width: int) -> Layout:
     """A line whose tiles are ``doubles`` or not, in rows at most ``width`` half-tiles
     wide (at least 6: two lying tiles and a turn)."""
-    spots: list[Spot] = []
-    for x, row, way in _walk(tuple(doubles), width):
-        spots.append(Spot(x, row, way))
-    right = spots.pop()  # the walk ends with the right end's mark
-    ends = (Spot(0, 0, "mr"), right)
-    cols = max(s.x + s.width for s in (*spots, *ends))
-    rows = max(s.row for s in (*spots, *ends)) + 1
-    return Layout(tuple(spots), ends, cols, rows)
+    places, cols, rows = _walk(tuple(doubles), width)
+    *tiles, right = (Spot(*place) for place in places)  # the walk ends with the right mark
+    return Layout(tuple(tiles), (Spot(0, 0, "mr"), right), cols, rows)
+
+
+Walk = tuple[tuple[tuple[int, int, str], ...], int, int]
 
 
 # Kept a while: a new line's layouts are built from the very walks that chose them.
 @functools.lru_cache(maxsize=256)
-def _walk(doubles: tuple[bool, ...], width: int) -> tuple[tuple[int, int, str], ...]:
+def _walk(doubles: tuple[bool, ...], width: int) -> Walk:
     """Each tile's place (x, row, way) in rows at most ``width`` wide, then the right
-    end's mark: the one walk ``layout`` builds from and ``_extent`` measures."""
+    end's mark; and the width (cols) and rows they take: the one walk ``layout`` builds
+    from and ``_candidates`` measures."""
     places: list[tuple[int, int, str]] = []
     row, x, east, i, n = 0, 1, True, 0, len(doubles)  # x: the row's front; the left mark at 0
+    cols = 1  # the left mark's
     turned = False  # whether the last place is a turn
     while i < n:
         start = i
@@ -112,23 +112,21 @@ def _walk(doubles: tuple[bool, ...], width: int) -> tuple[tuple[int, int, str], 
             px, _, pway = places.pop()
             x = px if east else px + (2 if pway in "ew" else 1)
         places.append((x if east else x - 1, row, "s"))
-        x = x + 1 if east else x - 1
+        if east:
+            x += 1
+            cols = max(cols, x)  # a row read rightwards reaches furthest at its turn
+        else:
+            x -= 1  # one read leftwards stays within the turn before it
         turned = True
         east, row, i = not east, row + 1, i + 1
     if turned:  # the right end turned: its mark is below it
         places.append((places[-1][0], row, "mu"))
+    elif east:
+        places.append((x, row, "ml"))
+        cols = max(cols, x + 1)
     else:
-        places.append((x, row, "ml") if east else (x - 1, row, "mr"))
-    return tuple(places)
-
-
-def _extent(doubles: tuple[bool, ...], width: int) -> tuple[int, int]:
-    """The (cols, rows) of ``layout(doubles, width)``, without building it."""
-    places = _walk(doubles, width)
-    # rows read rightwards reach furthest at their last place, those read leftwards at
-    # the turn before them (a standing tile or a mark: 1 wide, a lying one: 2)
-    cols = max(x + (2 if way in "ew" else 1) for x, _, way in places if way != "w")
-    return max(cols, 1), places[-1][1] + 1
+        places.append((x - 1, row, "mr"))
+    return tuple(places), cols, row + 1
 
 
 @functools.lru_cache(maxsize=4096)
@@ -141,7 +139,7 @@ def _candidates(doubles: tuple[bool, ...]) -> tuple[tuple[int, int, int], ...]:
     found: list[tuple[int, int, int]] = []
     width = max(6, min(one_row, MAX_COLS))
     while width > 5:
-        cols, rows = _extent(doubles, width)
+        _, cols, rows = _walk(doubles, width)
         if rows > MAX_ROWS:
             break
         if not found or (cols, rows) != found[-1][1:]:
@@ -178,26 +176,47 @@ def _best_widths(
     worked out once for every ratio the spans look at (a line is laid out anew at almost
     every move of every table, so this is a frame's most repeated arithmetic)."""
     candidates = _candidates(doubles)
-    looks = [(low, (low * high) ** 0.5, high) for low, high in spans]
-    ratios = sorted({a for three in looks for a in three})
-    at = {a: i for i, a in enumerate(ratios)}
-    longest = [LONGEST * a / 2 for a in ratios]
+    ratios, caps, looks = _looks(spans)
     sizes = []
     for _, cols, rows in candidates:
         tall = 1 / (2 * rows)
-        sizes.append([min(a / cols, tall, cap) for a, cap in zip(ratios, longest, strict=True)])
+        # ``_size`` at each ratio, its ``min`` written out (the builtin's call is most of it)
+        row = []
+        for a, cap in zip(ratios, caps, strict=True):
+            size = a / cols
+            if cap < size:
+                size = cap
+            row.append(tall if tall < size else size)
+        sizes.append(row)
     largest = [max(column) for column in zip(*sizes, strict=True)]
     widths = []
-    for three in looks:
-        i, j, k = (at[a] for a in three)
+    for i, j, k in looks:
         most_i, most_j, most_k = largest[i], largest[j], largest[k]
-        worst = [min(row[i] / most_i, row[j] / most_j, row[k] / most_k) for row in sizes]
-        best = 0
-        for n in range(1, len(candidates)):
-            if worst[n] > worst[best] * 1.02:
-                best = n
+        best, best_worst = 0, 0.0
+        for n, row in enumerate(sizes):
+            worst, other = row[i] / most_i, row[j] / most_j
+            if other < worst:
+                worst = other
+            other = row[k] / most_k
+            if other < worst:
+                worst = other
+            if not n or worst > best_worst * 1.02:
+                best, best_worst = n, worst
         widths.append(candidates[best][0])
     return tuple(widths)
+
+
+@functools.lru_cache(maxsize=16)
+def _looks(
+    spans: tuple[tuple[float, float], ...],
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[tuple[int, int, int], ...]]:
+    """The ratios ``spans`` look at (each span's ends and their geometric mean), each
+    ratio's cap on a half-tile (``LONGEST``), and each span's three ratios by index."""
+    threes = [(low, (low * high) ** 0.5, high) for low, high in spans]
+    ratios = tuple(sorted({a for three in threes for a in three}))
+    at = {a: i for i, a in enumerate(ratios)}
+    caps = tuple(LONGEST * a / 2 for a in ratios)
+    return ratios, caps, tuple((at[a], at[b], at[c]) for a, b, c in threes)
 
 
 def _size(cols: int, rows: int, aspect: float) -> float:
@@ -216,10 +235,6 @@ class Snake(NamedTuple):
 _SPANS = tuple(ratios for *_, ratios in SHAPES)
 
 
-def _place(shape: str, spot: Spot) -> str:
-    return f"{shape}x{spot.x} {shape}r{spot.row} {shape}_{spot.way}"
-
-
 def snake(line: Sequence[Placed]) -> Snake:
     """``line`` laid out for every shape of board.  A shape laid out as the one before it
     says nothing: site.css takes the nearest shape before it that says (a short line is
@@ -229,22 +244,25 @@ def snake(line: Sequence[Placed]) -> Snake:
 
 @functools.lru_cache(maxsize=4096)  # by the line's pattern of doubles: every table's
 def _snake(doubles: tuple[bool, ...]) -> Snake:
-    shown: list[tuple[str, Layout]] = []
+    shown: list[tuple[str, Walk]] = []
     before = None
     for (shape, *_), width in zip(SHAPES, _best_widths(doubles, _SPANS), strict=True):
         if width != before:
-            shown.append((shape, layout(doubles, width)))
+            shown.append((shape, _walk(doubles, width)))
         before = width
+    # each place (the tiles', then the right mark's) in every shape shown, then the left mark
+    places = zip(
+        *(
+            [f"{shape}x{x} {shape}r{row} {shape}_{way}" for x, row, way in walk]
+            for shape, (walk, _, _) in shown
+        ),
+        strict=True,
+    )
+    *tiles, right = (" ".join(place) for place in places)
     return Snake(
-        line=" ".join(f"{shape}c{lay.cols} {shape}n{lay.rows}" for shape, lay in shown),
-        tiles=tuple(
-            " ".join(_place(shape, lay.spots[i]) for shape, lay in shown)
-            for i in range(len(doubles))
-        ),
-        ends=(
-            " ".join(_place(shape, lay.ends[0]) for shape, lay in shown),
-            " ".join(_place(shape, lay.ends[1]) for shape, lay in shown),
-        ),
+        line=" ".join(f"{shape}c{cols} {shape}n{rows}" for shape, (_, cols, rows) in shown),
+        tiles=tuple(tiles),
+        ends=(" ".join(f"{shape}x0 {shape}r0 {shape}_mr" for shape, _ in shown), right),
     )
 
 

@@ -116,6 +116,18 @@ def test_a_shape_laid_out_as_the_one_before_it_says_nothing() -> None:
     assert snake.snake(short).tiles[0].count("_") < snake.snake(long).tiles[0].count("_")
 
 
+def test_a_layouts_width_and_rows_are_those_of_what_it_places() -> None:
+    """The box a layout asks of site.css (its ``cols`` and ``rows``, counted as the walk
+    goes) holds every tile and mark it places, and no more."""
+    for line in [*lines(10), the_full_set()]:
+        doubles = [p.is_double for p in line]
+        for width in range(6, snake.MAX_COLS + 1):
+            lay = snake.layout(doubles, width)
+            placed = (*lay.spots, *lay.ends)
+            assert lay.cols == max(s.x + s.width for s in placed), (doubles, width)
+            assert lay.rows == max(s.row for s in placed) + 1, (doubles, width)
+
+
 def test_each_shape_gets_the_layout_a_look_at_every_row_width_would_choose() -> None:
     """The layouts are chosen by their sizes alone, without building each width's: the
     choice is the one made among every width's layout, the fewest turns first."""
