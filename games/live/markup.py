@@ -37,7 +37,7 @@ def seat_box(context: Context, seat: SeatInfo, tv: TableView) -> Markup:
     button (which sends the version).  Only the box around them is this screen's: its
     place at the table, "you", "partner"; built here, since a box rendered whole for
     every screen was a render per screen for each seat that changed."""
-    parts = [shared(context, "games/_seat_label.html", seat=seat.label)]
+    parts = [shared(context, template, **values) for template, values in seat.fragments]
     if seat.is_turn:
         who = "you" if seat.is_you else "bot" if seat.is_bot else "person"
         clock_ms = ms_until(tv.turn_ends_at) if tv.turn_ends_at else None

@@ -112,7 +112,7 @@ class Renderer:
     @pass_context
     def seat_box(self, context: Context, seat: SeatInfo, tv: Any) -> Markup:
         # As games.live.markup.seat_box, at a table with no clock and no host's buttons.
-        parts: list[str] = [self._shared("games/_seat_label.html", {"seat": seat.label})]
+        parts: list[str] = [self._shared(template, values) for template, values in seat.fragments]
         if seat.is_turn:
             who = "you" if seat.is_you else "bot" if seat.is_bot else "person"
             parts.append(self._shared("games/_turn_mark.html", {"who": who, "clock_ms": None}))

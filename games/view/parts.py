@@ -15,7 +15,7 @@ viewer at every version.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from accounts.names import Who
@@ -57,8 +57,18 @@ class SeatInfo(NamedTuple):
     has_left: bool = False  # a friend who left the game: the computer plays it
 
     @property
+    def fragments(self) -> tuple[tuple[str, dict[str, Hashable]], ...]:
+        """What the seat's box says, whoever looks, as shared fragments (template, values):
+        who sits there, and apart from it how many tiles they hold, which changes at every
+        move of theirs (the name and its tags seldom do)."""
+        return (
+            ("games/_seat_label.html", {"seat": self.label}),
+            ("games/_seat_count.html", {"tiles": self.tiles}),
+        )
+
+    @property
     def label(self) -> SeatLabel:
-        """What the seat's box says, whoever looks (a shared fragment's key)."""
+        """Who sits there and their tags, whoever looks."""
         return SeatLabel(
             self.name,
             self.is_bot,
@@ -69,7 +79,6 @@ class SeatInfo(NamedTuple):
             self.is_partner,
             self.is_dealer,
             self.last_action,
-            self.tiles,
             self.has_left,
         )
 
@@ -84,7 +93,6 @@ class SeatLabel(NamedTuple):
     is_partner: bool
     is_dealer: bool
     last_action: str
-    tiles: int | None
     has_left: bool = False
 
 
