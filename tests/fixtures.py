@@ -39,7 +39,6 @@ from games.engine import PRESETS, Rules
 from games.engine import deals as engine_deals
 from games.live import fragments, presence
 from games.models import Table
-from games.records import load_match
 
 #: Row locks, SKIP LOCKED and the ledger's triggers do nothing on SQLite: such tests run
 #: on PostgreSQL only (``make test-scaleout``), as do those marked ``postgres``.
@@ -174,15 +173,18 @@ def seeded_deals(deals: random.Random) -> Callable[..., Any]:
 
 
 def play_a_legal_move(table: Table, rng: random.Random | None = None) -> str:
-    """The seated person whose turn it is plays a (random) legal move."""
+    """The seated person whose turn it is plays a (random) legal move.  The table is read
+    as the site reads it (``games.states``): the move's service then finds it held,
+    rather than every move replaying the whole match from the database twice more."""
     table.refresh_from_db()
-    match = load_match(table)
-    move = (rng or random.Random(0)).choice(match.round.legal_moves())
+    state = states.table_state(table.pk)
+    current = state.rounds[-1]
+    move = (rng or random.Random(0)).choice(current.legal_moves())
     services.move_submit(
         table_id=table.pk,
-        user=seat_user(table, match.round.turn),
+        user=seat_user(table, current.turn),
         move=str(move),
-        version=table.version,
+        version=state.version,
     )
     return str(move)
 
@@ -197,9 +199,10 @@ def play_to_the_end(table: Table, seed: int = 1) -> None:
         table.refresh_from_db()
         if table.status == Table.Status.FINISHED:
             return
-        match = load_match(table)
-        seat = table.seats.get(number=match.round.turn)
-        if match.round.over or seat.is_bot or seat.away:
+        state = states.table_state(table.pk)
+        current = state.rounds[-1]
+        seat = next(s for s in state.seats if s.number == current.turn)
+        if current.over or seat.is_bot or seat.away:
             run_due(now=timezone.now() + timedelta(minutes=1))
         else:
             play_a_legal_move(table, rng)
