@@ -5,7 +5,6 @@ shows a signed-in player's coins."""
 
 from __future__ import annotations
 
-import random
 import re
 import uuid
 from collections.abc import Callable
@@ -14,7 +13,6 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 
 from accounts.models import User
 from deadlines.services import run_due
@@ -25,11 +23,10 @@ from games import services
 from games.engine import PRESETS
 from games.kinds import STAKE_FILL
 from games.models import SeatResult, Table
-from games.records import load_match
 from games.services.online import Filler
 from games.services.stakes import stake_table_sit
 from league.models import Entry as LeagueEntry
-from tests.fixtures import play_a_legal_move, signed_in
+from tests.fixtures import play_to_the_end, signed_in
 
 from .conftest import balance, top_up
 
@@ -43,22 +40,6 @@ def rich(make_user: Callable[..., User], name: str, coins: int = 1000) -> User:
     if coins != balance(user):
         top_up(user, coins - balance(user))
     return user
-
-
-def play_to_the_end(table: Table, seed: int = 5) -> None:
-    """People play random legal moves; the worker plays computer seats and next hands."""
-    rng = random.Random(seed)
-    for _ in range(500):
-        table.refresh_from_db()
-        if table.status != Table.Status.PLAYING:
-            return
-        match = load_match(table)
-        seat = table.seats.get(number=match.round.turn)
-        if match.round.over or seat.is_bot:
-            run_due(now=timezone.now() + timedelta(seconds=60))
-        else:
-            play_a_legal_move(table, rng)
-    raise AssertionError("the match did not end")
 
 
 def decided_stake_match(
@@ -155,7 +136,7 @@ def test_another_table_at_this_stake_sits_the_player_once_with_the_same_settings
     for person in people:
         table = stake_table_sit(user=person, rules=pairs, stake=250)
     assert table is not None
-    play_to_the_end(table)
+    play_to_the_end(table, seed=5)
     anna = people[0]
     before = balance(anna)
     client = signed_in(anna)
