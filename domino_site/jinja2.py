@@ -51,6 +51,7 @@ def environment(**options: Any) -> Environment:
         region=fragments.region,
         seat_box=markup.seat_box,
         log_lines=markup.log_lines,
+        said=markup.said,
         settings_fields=TableForm.fields_of,
         ms_until=markup.ms_until,
     )

@@ -130,6 +130,11 @@ def render(template: str, context: dict[str, Any], request: HttpRequest | None =
     return _render(template, context, get_language(), request)
 
 
+def render_in(language: str, template: str, context: dict[str, Any]) -> str:
+    """One of the live templates, in ``language``."""
+    return _render(template, context, language)
+
+
 def render_each(templates: Iterable[str], context: dict[str, Any], language: str) -> Iterator[str]:
     """Each of ``templates`` (live templates) rendered with one ``context``, in
     ``language``: a frame's regions, with what they share looked up once.  Straight

@@ -8,13 +8,16 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from games.live import fragments
 from games.live.fragments import shared
 from games.view.drawing import seat_box_html, whole_seconds
 from games.view.parts import LogLine, SeatInfo, TableView
+from games.view.regions import SAID
 
 
 def ms_until(moment: datetime | None) -> int:
@@ -58,3 +61,15 @@ LOG_LINE = "games/_log_line.html"
 def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
     """The log's lines, each rendered once per process (a new move adds one)."""
     return SafeString("".join(shared(context, LOG_LINE, line=line) for line in lines))
+
+
+@pass_context
+def said(context: Context, template: str, tv: TableView) -> SafeString:
+    """``{{ said("games/_say_move.html", tv) }}``: a part of what the screen reader is
+    told (``games.view.regions.SAID``), looked up by the values that decide it, rendered
+    the first time in the template's language; rendered each time when they do not."""
+    language = context.get("language") or get_language()
+    key = SAID[template](tv)
+    if key is None:
+        return SafeString(fragments.render_in(language, template, {"tv": tv}))
+    return fragments.keyed(template, key, {"tv": tv}, language)

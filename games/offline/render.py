@@ -55,6 +55,7 @@ class Renderer:
             region=self.region,
             seat_box=self.seat_box,
             log_lines=self.log_lines,
+            said=self.said,
             settings_fields=lambda rules: (),  # the stake tables' form: none offline
             ms_until=self.ms_until,  # the player's forced move: the only clock offline
         )
@@ -117,6 +118,11 @@ class Renderer:
             who = "you" if seat.is_you else "bot" if seat.is_bot else "person"
             parts.append(self._shared("games/_turn_mark.html", {"who": who, "clock_ms": None}))
         return drawing.seat_box_html(seat, parts)
+
+    @pass_context
+    def said(self, context: Context, template: str, tv: Any) -> Markup:
+        # As games.live.markup.said, rendered each time: one table, one viewer.
+        return Markup(self.render(template, {"tv": tv}))
 
     @pass_context
     def log_lines(self, context: Context, lines: tuple[LogLine, ...]) -> Markup:

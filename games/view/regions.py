@@ -142,3 +142,32 @@ KEYED: dict[str, Callable[[Any], Hashable | None]] = {
     "games/_options.html": _options,
     "games/_status.html": _status,
 }
+
+
+def _say_move(tv: Any) -> Hashable | None:
+    # the log's top line says it all: its seat's name as this viewer has it, the tile
+    return ("move", tv.log[0] if tv.log else None)
+
+
+def _say_turn(tv: Any) -> Hashable | None:
+    if tv.result:
+        return None  # the hand's end: once a hand
+    if tv.your_turn:
+        return ("yours", bool(tv.draw_move), bool(tv.pass_move))
+    who = tv.turn_name  # its words are its names and the viewer's place in them
+    return ("waiting", who.names, who.you)
+
+
+def _say_ends(tv: Any) -> Hashable | None:
+    return ("ends", tv.player.ends if tv.player and not tv.result else None)
+
+
+#: The parts of what the screen reader is told after a frame (``games/_say.html``) ->
+#: the few view values that decide each (None: they do not, render it).  Looked up like
+#: ``KEYED``: the four players of a table are told the same turn and ends, and most
+#: of them the same move, version after version.
+SAID: dict[str, Callable[[Any], Hashable | None]] = {
+    "games/_say_move.html": _say_move,
+    "games/_say_turn.html": _say_turn,
+    "games/_say_ends.html": _say_ends,
+}

@@ -21,7 +21,7 @@ from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from games.view.parts import SeatLabel
-from games.view.regions import KEYED
+from games.view.regions import KEYED, SAID
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 
@@ -207,9 +207,10 @@ def test_a_frame_after_a_move_carries_the_new_log_line_alone(pairs_table: Table)
 def test_a_region_its_few_values_decide_is_the_pages_own_whatever_else_changed(
     pairs_table: Table,
 ) -> None:
-    """The lobby, the text table and the options are looked up by the values that decide
-    them (``KEYED``): at every version of a hand, for each player and a spectator, with
-    the options switched, the region a frame looks up is the one the page renders."""
+    """The lobby, the text table, the options, the status and the parts of what the screen
+    reader is told are looked up by the values that decide them (``KEYED``, ``SAID``): at
+    every version of a hand, for each player and a spectator, with the options switched,
+    the region or part a frame looks up is the one the page renders."""
     fragments.forget()
     anna = seat_user(pairs_table, 0)
     services.text_mode_choose(user=anna, on=True, table_id=pairs_table.pk)
@@ -223,7 +224,7 @@ def test_a_region_its_few_values_decide_is_the_pages_own_whatever_else_changed(
         for user in viewers:
             tv = table_view(table=pairs_table.pk, user=user)
             context = {"tv": tv, "share_url": "", "user": user}
-            for region, key_of in KEYED.items():
+            for region, key_of in {**KEYED, **SAID}.items():
                 key = key_of(tv)
                 if key is None:
                     continue
