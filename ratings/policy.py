@@ -77,9 +77,9 @@ START = Skill(MODEL.mu, MODEL.sigma)
 #: level, measured by ``bench/ratings.py`` (the pure computer accounts' final ratings,
 #: docs/ratings.md), and are never updated.
 FILLER_SKILL = {
-    "easy": Skill(22.02, 2.0),  # 1411
-    "medium": Skill(28.88, 2.0),  # 1616
-    "hard": Skill(32.88, 2.0),  # 1736
+    "easy": Skill(19.23, 2.0),  # 1327
+    "medium": Skill(29.27, 2.0),  # 1628
+    "hard": Skill(36.74, 2.0),  # 1852
 }
 
 
