@@ -44,6 +44,7 @@ async def window(bench: Bench, seconds: float) -> dict[str, Any]:
     kernel0 = total(proc_system_seconds(pid) for pid in pids.values())
     me0 = proc_cpu_seconds(os.getpid())
     logged0 = log_size(bench.log) if bench.log else 0
+    _engine_off_the_servers_core(bench)
     engine0 = _children_cpu(bench)
     await server_lag(bench)  # from here on
     start = time.perf_counter()
@@ -239,6 +240,17 @@ async def profile(bench: Bench, seconds: float) -> None:
             bench.say(f"  py-spy failed: {err.decode(errors='replace')[-300:]}")
         else:
             bench.say(f"  profile: {out}")
+
+
+def _engine_off_the_servers_core(bench: Bench) -> None:
+    """The engine's child processes on the players' core: started by a server pinned to
+    its core (``--server-cpu``), they inherit the pin, and their searches and reviews
+    would take the serving core's time, which is what they are there to spare it
+    (``games.thinking``: on a machine of several cores, another core does them)."""
+    for pid in bench.server_pids.values():
+        for child in proc_children(pid):
+            with contextlib.suppress(OSError):  # gone meanwhile
+                os.sched_setaffinity(child, {bench.args.client_cpu})
 
 
 def _children_cpu(bench: Bench) -> dict[int, float]:
