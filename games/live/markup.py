@@ -13,8 +13,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.live import fragments
-from games.live.fragments import shared
+from games.live.fragments import keyed, render_in, shared
 from games.view.drawing import seat_box_html, whole_seconds
 from games.view.parts import LogLine, SeatInfo, TableView
 from games.view.regions import SAID
@@ -71,5 +70,5 @@ def said(context: Context, template: str, tv: TableView) -> SafeString:
     language = context.get("language") or get_language()
     key = SAID[template](tv)
     if key is None:
-        return SafeString(fragments.render_in(language, template, {"tv": tv}))
-    return fragments.keyed(template, key, {"tv": tv}, language)
+        return SafeString(render_in(language, template, {"tv": tv}))
+    return keyed(template, key, {"tv": tv}, language)

@@ -118,6 +118,13 @@ def _options(tv: Any) -> Hashable | None:
     return (tv.plays_forced_moves, tv.text_mode, tv.match_over)
 
 
+def _waiting(tv: Any) -> Hashable:
+    # whose turn it is, the same for every viewer waiting on that player: a Who's words
+    # are its names and the viewer's place in them
+    who = tv.turn_name
+    return ("waiting", who.names, who.you)
+
+
 def _status(tv: Any) -> Hashable | None:
     # during a hand, without a countdown: whose turn it is, or what the viewer's turn
     # offers; the same for every viewer waiting on one player, turn after turn
@@ -126,8 +133,7 @@ def _status(tv: Any) -> Hashable | None:
     if tv.match_over or tv.result or tv.you_are_away:
         return None
     if not tv.your_turn:
-        who = tv.turn_name  # a Who: its words are its names and the viewer's place in them
-        return ("waiting", who.names, who.you)
+        return _waiting(tv)
     if tv.forced_at or tv.turn_ends_at:
         return None  # counted down from the moment it is drawn
     return ("turn", bool(tv.player.ends), bool(tv.draw_move), bool(tv.pass_move))
@@ -154,8 +160,7 @@ def _say_turn(tv: Any) -> Hashable | None:
         return None  # the hand's end: once a hand
     if tv.your_turn:
         return ("yours", bool(tv.draw_move), bool(tv.pass_move))
-    who = tv.turn_name  # its words are its names and the viewer's place in them
-    return ("waiting", who.names, who.you)
+    return _waiting(tv)
 
 
 def _say_ends(tv: Any) -> Hashable | None:
