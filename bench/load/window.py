@@ -247,20 +247,23 @@ def _engine_off_the_servers_core(bench: Bench) -> None:
     its core (``--server-cpu``), they inherit the pin, and their searches and reviews
     would take the serving core's time, which is what they are there to spare it
     (``games.thinking``: on a machine of several cores, another core does them)."""
-    for pid in bench.server_pids.values():
-        for child in proc_children(pid):
-            with contextlib.suppress(OSError):  # gone meanwhile
-                os.sched_setaffinity(child, {bench.args.client_cpu})
+    for child in _engine_children(bench):
+        with contextlib.suppress(OSError):  # gone meanwhile
+            os.sched_setaffinity(child, {bench.args.client_cpu})
+
+
+def _engine_children(bench: Bench) -> list[int]:
+    """The child processes of the servers (the engine's)."""
+    return [child for pid in bench.server_pids.values() for child in proc_children(pid)]
 
 
 def _children_cpu(bench: Bench) -> dict[int, float]:
     """CPU seconds so far of each child process of the servers (the engine's)."""
     found: dict[int, float] = {}
-    for pid in bench.server_pids.values():
-        for child in proc_children(pid):
-            cpu = proc_cpu_seconds(child)
-            if cpu is not None:
-                found[child] = cpu
+    for child in _engine_children(bench):
+        cpu = proc_cpu_seconds(child)
+        if cpu is not None:
+            found[child] = cpu
     return found
 
 
