@@ -512,6 +512,20 @@ def final_ratings(accounts: list[Account]) -> dict[str, dict[int, float]]:
     return found
 
 
+def account_ratings(accounts: list[Account]) -> list[dict[str, Any]]:
+    """Each account's hidden strength and final rating per format (mu, sigma, matches):
+    in the JSON, so that other ways of ranking can be read off one season."""
+    from ratings.models import Rating
+
+    rows: dict[int, dict[str, Any]] = {a.user.pk: {"tier": a.tier} for a in accounts}
+    for user_id, fmt, mu, sigma, matches in Rating.objects.values_list(
+        "user_id", "format", "mu", "sigma", "matches"
+    ):
+        if user_id in rows:
+            rows[user_id][fmt] = [round(mu, 3), round(sigma, 3), matches]
+    return list(rows.values())
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--accounts", type=int, default=300)
@@ -595,6 +609,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for f, p in season.elo.items()
         },
         "matches_to_settle": provisional,
+        "ratings": account_ratings(accounts),
         "season_wait_median": statistics.median(season.waits),
         "wait_skill": {
             "median": statistics.median(skill_waits),
