@@ -121,7 +121,7 @@ def test_four_players_sit_around_the_board_with_named_bots_and_the_last_move_sho
     browser: Any, live_site: LiveSite, artifacts: Path, name: str, viewport: dict[str, int]
 ) -> None:
     errors: list[str] = []
-    page = new_page(browser, viewport, errors)
+    page = new_page(browser, viewport, errors, reduced_motion="no-preference")  # the fly-in
     new_four_player_table(page, live_site.url)
     page.evaluate(WATCH_FRAMES)
     page.click("[data-sound-toggle]")  # sounds are off until the player turns them on
