@@ -6,6 +6,7 @@
 performance.mark("offline-script");
 const config = JSON.parse(document.getElementById("offline-config").textContent);
 const words = config.words;
+const botDelayScale = config.bot_delay_scale ?? 1; // as the site's (a page kept from before: 1)
 const GAME = "domino.offline.game"; // {settings, saved}: the game in progress (or just ended)
 const HISTORY = "domino.offline.history"; // finished games, newest first
 const START = "domino.offline.start"; // settings to start with once an update took over
@@ -143,7 +144,8 @@ function draw(frame, message) {
   clearTimeout(computerTimer);
   clearTimeout(forcedTimer);
   if (frame.computer_ms !== null) {
-    computerTimer = setTimeout(() => send({ type: "computer" }), frame.computer_ms);
+    const thinking = frame.computer_ms * botDelayScale;
+    computerTimer = setTimeout(() => send({ type: "computer" }), thinking);
   }
   if (frame.forced_ms !== null && frame.forced_ms !== undefined) {
     const version = frame.version;

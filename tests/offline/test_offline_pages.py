@@ -145,3 +145,14 @@ def test_the_page_says_the_game_against_the_computer_pays_nothing_online_either(
     client.cookies["django_language"] = language
     page = client.get(reverse("offline")).content.decode()
     assert practice in page and wrong not in page
+
+
+def test_the_computer_offline_thinks_as_long_as_at_the_sites_tables(
+    client: Client, settings: Any
+) -> None:
+    """BOT_DELAY_SCALE (the browser tests' site: 0.2) reaches the offline game's page,
+    which waits the worker's thinking time times it before the computer's move."""
+    settings.BOT_DELAY_SCALE = 0.2
+    assert config(client.get(reverse("offline")).content.decode())["bot_delay_scale"] == 0.2
+    settings.BOT_DELAY_SCALE = 1.0
+    assert config(client.get(reverse("offline")).content.decode())["bot_delay_scale"] == 1.0
