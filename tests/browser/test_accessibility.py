@@ -1,7 +1,7 @@
 """axe-core (Deque's accessibility checker: the pinned npm release ``make setup``
 fetches, tools/fetch_axe.py) on every kind of page, at a phone's size and a desktop's:
 no violation of serious or critical impact.  The report of each page is printed
-(``pytest -s``) and written to tests/artifacts/axe.json."""
+(``pytest -s``) and written to tests/artifacts/axe-<size>.json."""
 
 from __future__ import annotations
 
@@ -73,12 +73,21 @@ def axe_run(page: Any) -> list[dict[str, Any]]:
     return [v for v in found if v["impact"] in SERIOUS]
 
 
+@pytest.fixture(scope="module")
+def world(live_site: LiveSite) -> tuple[str, str]:
+    """The finished game's code and the game in play's, made once for both sizes."""
+    done, playing = json.loads(manage_last_line(live_site.env, "shell", "-c", WORLD))
+    return done, playing
+
+
+# A size each: two workers can audit at once.
+@pytest.mark.parametrize("size", list(SIZES))
 def test_no_page_has_a_serious_accessibility_violation(
-    browser: Any, live_site: LiveSite, artifacts: Path
+    browser: Any, live_site: LiveSite, artifacts: Path, world: tuple[str, str], size: str
 ) -> None:
     if not fetch_axe.SCRIPT.is_file():
         pytest.fail("axe-core is not fetched: make setup (tools/fetch_axe.py)")
-    done, playing = json.loads(manage_last_line(live_site.env, "shell", "-c", WORLD))
+    done, playing = world
     base = live_site.url
     pages = {
         "home": "/",
@@ -99,31 +108,34 @@ def test_no_page_has_a_serious_accessibility_violation(
     }
     report: dict[str, list[dict[str, Any]]] = {}
     errors: list[str] = []
-    for size, viewport in SIZES.items():
-        page = new_page(browser, viewport, errors)
-        page.goto(f"{base}/accounts/login/")
-        page.fill("input[name=username]", "ada_axe")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button")
-        page.wait_for_url(f"{base}/")
-        for name, path in pages.items():
-            page.goto(base + path)
-            page.wait_for_load_state("networkidle")
-            if name.startswith("table") and name != "table at the end":
-                wait_for(page, "() => document.querySelector('#hand .my-tile')")
-            if name == "table as text" and not page.locator("#command").count():
-                page.click("#text-mode")
-                page.wait_for_selector("#command")
-            found = axe_run(page)
-            if found:
-                report[f"{name} {size}"] = found
-        page.context.close()
-    (artifacts / "axe.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    page = new_page(browser, SIZES[size], errors)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "ada_axe")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button")
+    page.wait_for_url(f"{base}/")
+    for name, path in pages.items():
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        if name.startswith("table") and name != "table at the end":
+            wait_for(page, "() => document.querySelector('#hand .my-tile')")
+        if name == "table as text" and not page.locator("#command").count():
+            page.click("#text-mode")
+            page.wait_for_selector("#command")
+        found = axe_run(page)
+        if found:
+            report[name] = found
+    page.context.close()
+    text = json.dumps(report, indent=1, ensure_ascii=False)
+    (artifacts / f"axe-{size}.json").write_text(text)
     for where, found in report.items():
         for v in found:
             print(f"{where}: {v['impact']} {v['id']} ×{v['count']}: {v['nodes'][:2]} {v['why']}")
-    print(f"axe-core {fetch_axe.VERSION}: {sum(len(v) for v in report.values())} kinds of "
-          f"serious or critical violation, {sum(x['count'] for v in report.values() for x in v)} "
-          f"elements, on {len(report)} of {2 * len(pages)} pages")  # fmt: skip
+    kinds = sum(len(v) for v in report.values())
+    elements = sum(x["count"] for v in report.values() for x in v)
+    print(
+        f"axe-core {fetch_axe.VERSION} at {size}: {kinds} kinds of serious or critical"
+        f" violation, {elements} elements, on {len(report)} of {len(pages)} pages"
+    )
     assert report == {}
     assert [e for e in errors if "404 (Not Found)" not in e] == []  # the 404 page's own
