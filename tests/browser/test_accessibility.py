@@ -75,7 +75,7 @@ def axe_run(page: Any) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def world(live_site: LiveSite) -> tuple[str, str]:
-    """The finished game's code and the game in play's, made once for both sizes."""
+    """The finished game's code and the game in play's, made once a site (a worker's)."""
     done, playing = json.loads(manage_last_line(live_site.env, "shell", "-c", WORLD))
     return done, playing
 
