@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -505,28 +505,38 @@ def results_share(accounts: list[Account]) -> list[float]:
     return shares
 
 
-def final_ratings(accounts: list[Account]) -> dict[str, dict[int, float]]:
-    """Each account's final mean (mu) per format, by user id."""
+class Final(NamedTuple):
+    """An account's rating in a format at the season's end."""
+
+    mu: float
+    sigma: float
+    matches: int
+
+
+def final_ratings() -> dict[str, dict[int, Final]]:
+    """Each account's final rating per format, by user id."""
     from ratings.models import Rating
 
-    found: dict[str, dict[int, float]] = defaultdict(dict)
-    for user_id, fmt, mu in Rating.objects.values_list("user_id", "format", "mu"):
-        found[fmt][user_id] = mu
+    found: dict[str, dict[int, Final]] = defaultdict(dict)
+    rows = Rating.objects.values_list("user_id", "format", "mu", "sigma", "matches")
+    for user_id, fmt, mu, sigma, matches in rows:
+        found[fmt][user_id] = Final(mu, sigma, matches)
     return found
 
 
-def account_ratings(accounts: list[Account]) -> list[dict[str, Any]]:
+def account_ratings(
+    accounts: list[Account], finals: dict[str, dict[int, Final]]
+) -> list[dict[str, Any]]:
     """Each account's hidden strength and final rating per format (mu, sigma, matches):
     in the JSON, so that other ways of ranking can be read off one season."""
-    from ratings.models import Rating
-
-    rows: dict[int, dict[str, Any]] = {a.user.pk: {"tier": a.tier} for a in accounts}
-    for user_id, fmt, mu, sigma, matches in Rating.objects.values_list(
-        "user_id", "format", "mu", "sigma", "matches"
-    ):
-        if user_id in rows:
-            rows[user_id][fmt] = [round(mu, 3), round(sigma, 3), matches]
-    return list(rows.values())
+    rows = []
+    for a in accounts:
+        row: dict[str, Any] = {"tier": a.tier}
+        for fmt, found in finals.items():
+            if (final := found.get(a.user.pk)) is not None:
+                row[fmt] = [round(final.mu, 3), round(final.sigma, 3), final.matches]
+        rows.append(row)
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -565,20 +575,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     choices = SETTINGS[args.settings]
     season = season_run(accounts, clock, random.Random(args.seed), choices, args.progress)
     played = time.perf_counter() - began
-    finals = final_ratings(accounts)
+    finals = final_ratings()
     tiers = {a.user.pk: a.tier for a in accounts}
     correlation = {}
     for fmt in FORMATS:
         users = sorted(finals[fmt])
-        correlation[fmt] = spearman([finals[fmt][u] for u in users], [tiers[u] for u in users])
+        correlation[fmt] = spearman([finals[fmt][u].mu for u in users], [tiers[u] for u in users])
     everyone = [a.user.pk for a in accounts if all(a.user.pk in finals[f] for f in FORMATS)]
-    overall = [statistics.fmean(finals[f][u] for f in FORMATS) for u in everyone]
+    overall = [statistics.fmean(finals[f][u].mu for f in FORMATS) for u in everyone]
     correlation["all"] = spearman(overall, [tiers[u] for u in everyone])
     correlation["results"] = spearman(results_share(accounts), [a.tier for a in accounts])
     levels = {}
     for level in ("easy", "medium", "hard"):
         tier = TIERS.index((level, 0.0))
-        mus = [finals[f][a.user.pk] for a in accounts if a.tier == tier for f in FORMATS]
+        mus = [finals[f][a.user.pk].mu for a in accounts if a.tier == tier for f in FORMATS]
         levels[level] = statistics.fmean(mus)
     provisional = to_leave_provisional(accounts)
     skill_waits = waits_run(accounts, clock, args.seed, True, args.wait_minutes, season, choices)
@@ -612,7 +622,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for f, p in season.elo.items()
         },
         "matches_to_settle": provisional,
-        "ratings": account_ratings(accounts),
+        "ratings": account_ratings(accounts, finals),
         "season_wait_median": statistics.median(season.waits),
         "wait_skill": {
             "median": statistics.median(skill_waits),
