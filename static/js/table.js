@@ -288,8 +288,9 @@
     restarting = false;
     setOffline(false); // the server sends the whole view on connect
     // a move left unanswered on the old connection was either taken (the view shows it)
-    // or never reached the server: either way the hand is free again
-    live.classList.remove("sending");
+    // or never reached the server: either way the hand is free again.  A move tapped
+    // before the first opening is still in the extension's queue: it goes now, and waits.
+    if (!e.detail.socketWrapper.queue.length) live.classList.remove("sending");
     socket = e.detail.socketWrapper;
     seededFor = {}; // a new connection: send again (the same seed; the server keeps one a seat)
   });

@@ -222,6 +222,68 @@ def test_a_frame_about_something_else_does_not_let_a_second_click_send_a_second_
     assert not errors, errors
 
 
+#: Holds the table's socket back from opening while the tab's sessionStorage says so,
+#: until ``openTableSocket()``: what the page's socket does on a slow network.
+HOLD_TABLE_SOCKET = """(() => {
+  const Real = window.WebSocket;
+  if (sessionStorage.getItem('hold-table-socket') !== '1') return;
+  let release;
+  const gate = new Promise(r => { release = r; });
+  window.openTableSocket = () => release();
+  window.WebSocket = function (url, protocols) {
+    const real = new Real(url, protocols);
+    if (!String(url).includes('/ws/table/')) return real;
+    const held = new EventTarget();
+    let opened = false;
+    Object.defineProperty(held, 'readyState', {get: () => (opened ? real.readyState : 0)});
+    Object.defineProperty(held, 'binaryType', {set: v => { real.binaryType = v; }});
+    Object.assign(held, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3,
+                         send: d => real.send(d), close: (c, r) => real.close(c, r)});
+    for (const type of ['open', 'message', 'close', 'error']) {
+      real.addEventListener(type, e => gate.then(() => {
+        if (type === 'open') opened = true;
+        if (held['on' + type]) held['on' + type](e);
+        held.dispatchEvent(new MessageEvent(type, {data: e.data}));
+      }));
+    }
+    return held;
+  };
+})()"""
+
+
+def test_a_move_tapped_before_the_tables_socket_opens_is_sent_once(
+    browser: Any, live_site: LiveSite
+) -> None:
+    """On a slow network the hand can be tapped before the table's socket is open: the
+    move waits in the queue and goes when it opens, and the hand waits for its answer,
+    so a second tap then sends nothing."""
+    errors: list[str] = []
+    page = new_page(browser, DESKTOP, errors)
+    page.context.add_init_script(HOLD_TABLE_SOCKET)
+    new_four_player_table(page, live_site.url)
+    page.click("#forced-moves")  # the site would play an only move for the player meanwhile
+    wait_for(page, "document.querySelector('#forced-moves').ariaPressed === 'false'")
+    wait_for_my_turn(page)
+    before = table_version(page)
+    relay = HeldFrames(page, from_first_move=True)
+    page.evaluate("sessionStorage.setItem('hold-table-socket', '1')")
+    page.reload()
+    wait_for_my_turn(page)  # as the server rendered the page: its socket is not open
+    page.locator(MY_MOVES).first.click()
+    page.wait_for_timeout(100)
+    assert relay.moves == []  # queued by htmx's extension
+    page.evaluate("openTableSocket()")
+    page_until(page, lambda: len(relay.moves) == 1, "the queued move never left")
+    page.locator(MY_MOVES).first.click()
+    page.wait_for_timeout(300)  # nothing to wait for: a second move must not come
+    assert len(relay.moves) == 1, relay.moves
+    relay.release()
+    moved_past(page, before)
+    assert len(relay.moves) == 1
+    assert page.locator("#flash .flash").count() == 0
+    assert not errors, errors
+
+
 def test_the_connection_banner_shows_while_the_server_is_down_and_no_move_is_sent(
     browser: Any, live_site: LiveSite, artifacts: Path
 ) -> None:
