@@ -11,14 +11,12 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.site.settings")
 
-from bench.site.yardsticks import EchoConsumer
+from bench.site.yardsticks import echo
 from domino_site.asgi import application as site
-
-echo = EchoConsumer.as_asgi()
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "websocket" and scope["path"] == "/ws/echo/":
-        await echo(scope, receive, send)  # type: ignore[arg-type]  # Channels' own scope type
+        await echo(scope, receive, send)
     else:
         await site(scope, receive, send)
