@@ -75,7 +75,8 @@ axe: $(VENV)/.installed
 	@$(BIN)/python tools/fetch_axe.py
 
 # Debian packages: gettext's msgfmt (the translations: make run and make test) and
-# Chromium (the browser tests: make test only).  Run as root, the set-up installs them.
+# Chromium's headless shell (the browser tests: make test only; half the CPU of the
+# whole browser run headless).  Run as root, the set-up installs them.
 install-debian = \
   if [ "$$(id -u)" = 0 ]; then \
     echo "installing: $(1)"; \
@@ -86,7 +87,7 @@ install-debian = \
 gettext-package:
 	@command -v msgfmt >/dev/null || { $(call install-debian,gettext,exit 1;) }
 system-packages: gettext-package
-	@[ -x /usr/bin/chromium ] || { $(call install-debian,chromium,) }
+	@[ -x /usr/bin/chromium-headless-shell ] || { $(call install-debian,chromium-headless-shell,) }
 
 check:
 	$(BIN)/ruff check .

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from domino_site import scaled  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"  # as the browser tests (make test installs it)
 DESKTOP = {"width": 1280, "height": 800}
 READY = "document.documentElement.dataset.offlineReady === '1'"
 MOVES = "#hand .tile-button, #hand .ends-choice button, #hand #draw, #hand #pass"

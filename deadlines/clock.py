@@ -17,13 +17,14 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from deadlines.worker import TICK, ensure_periodic, step
+from deadlines.worker import ensure_periodic, step
 
 log = logging.getLogger(__name__)
 
 
-async def run_clock(tick: float = TICK) -> None:
-    """Forever: apply every due deadline, then wait a tick."""
+async def run_clock(tick: float | None = None) -> None:
+    """Forever: apply every due deadline, then wait a tick (``DEADLINE_TICK_SECONDS``)."""
+    tick = tick or settings.DEADLINE_TICK_SECONDS
     await sync_to_async(ensure_periodic, thread_sensitive=False)(timezone.now())
     while True:
         try:

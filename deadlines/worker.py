@@ -23,8 +23,6 @@ from deadlines.services import handles, kind, run_due, set_deadline, still_due
 
 log = logging.getLogger(__name__)
 
-#: How often a worker looks for due deadlines.
-TICK = 0.2
 #: How often a worker writes its heartbeat (``WorkerBeat``), at most.
 BEAT_EVERY = timedelta(seconds=5)
 _beaten_at: datetime | None = None  # this process's last heartbeat

@@ -6,21 +6,28 @@ import signal
 import threading
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from deadlines.worker import TICK, run_forever
+from deadlines.worker import run_forever
 
 
 class Command(BaseCommand):
     help = "Apply due deadlines (bots' moves, turn clocks, next hands, fills) until stopped."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tick", type=float, default=TICK, help="seconds between passes")
+        parser.add_argument(
+            "--tick",
+            type=float,
+            default=None,
+            help="seconds between passes (default: the DEADLINE_TICK_SECONDS setting)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-        self.stdout.write(f"worker running, a pass every {options['tick']} s")
-        run_forever(tick=options["tick"], stop=stop)
+        tick = options["tick"] or settings.DEADLINE_TICK_SECONDS
+        self.stdout.write(f"worker running, a pass every {tick} s")
+        run_forever(tick=tick, stop=stop)
         self.stdout.write("worker stopped")
