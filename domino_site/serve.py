@@ -102,6 +102,8 @@ def graceful_server() -> type:
     from daphne.server import Server  # type: ignore[import-untyped]
     from daphne.ws_protocol import WebSocketProtocol  # type: ignore[import-untyped]
 
+    from deadlines.clock import stop_clocks  # the site is loaded: Django is set up
+
     class GracefulServer(Server):  # type: ignore[misc]
         """Before daphne cancels every connection's application as it stops, this one
         stops listening, then drains: each websocket takes no more frames and is told
@@ -127,6 +129,7 @@ def graceful_server() -> type:
             return drained
 
         async def drain(self) -> None:
+            await stop_clocks()  # its pass in flight ends while the event loop runs
             for port in getattr(self, "ports", []):
                 await defer.maybeDeferred(port.stopListening).asFuture(asyncio.get_running_loop())
             for protocol, details in list(self.connections.items()):
