@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from realtime.constants import WS_COMMANDS_PER_SECOND
+
 from .conftest import LiveSite
 from .pages import SIZES_IN_LANGUAGES as SIZES
 from .pages import moved_past, new_page, table_version
@@ -79,12 +81,28 @@ def tab_to(page: Any, selector: str, tries: int = 120) -> bool:
     return focused(page, selector)
 
 
-def press_enter_on(page: Any, selector: str) -> bool:
+class Commands:
+    """Enter on what sends a command, at a player's pace: within the site's limit
+    (``WS_COMMANDS_PER_SECOND``), however fast the test's computer answers; past it,
+    the site says "slow down" and takes nothing (six draws in a row and a tile did)."""
+
+    def __init__(self) -> None:
+        self.sent = 0.0
+
+    def enter(self, page: Any) -> None:
+        wait = self.sent + 1 / WS_COMMANDS_PER_SECOND - time.monotonic()
+        if wait > 0:
+            page.wait_for_timeout(wait * 1000)
+        page.keyboard.press("Enter")
+        self.sent = time.monotonic()
+
+
+def press_enter_on(page: Any, selector: str, commands: Commands) -> bool:
     """Tab to ``selector`` and press Enter; True once the table moved on."""
     before = table_version(page)
     if not tab_to(page, selector):
         return False
-    page.keyboard.press("Enter")
+    commands.enter(page)
     moved_past(page, before)
     return True
 
@@ -142,14 +160,15 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
     kinds: set[str] = set()
     kept: list[str] = []  # where the focus was after each move of the player's
     heard: list[tuple[str, str]] = []  # (what the player played, what the region said)
+    commands = Commands()
     deadline = time.monotonic() + 240
     while not (shown := page.evaluate(SHOWN, MOVES))["over"]:
         assert time.monotonic() < deadline, "the match did not end"
         if shown["back"]:
-            press_enter_on(page, "#im-back")
+            press_enter_on(page, "#im-back", commands)
             kinds.add("back")
         elif shown["next"]:
-            if press_enter_on(page, "#next-hand"):
+            if press_enter_on(page, "#next-hand", commands):
                 kinds.add("next")
         elif shown["moves"] and tab_to(page, MOVES):
             target = page.evaluate(
@@ -166,12 +185,12 @@ def test_a_match_played_with_the_keyboard_alone_to_its_end(
                     continue
                 side = "left" if focused(page, ".end-left") else "right"
                 before = table_version(page)
-                page.keyboard.press("Enter")
+                commands.enter(page)
                 kinds.add("end")
             else:
                 side = ""
                 before = table_version(page)
-                page.keyboard.press("Enter")
+                commands.enter(page)
                 kinds.add("draw" if target == "draw" else "pass" if target == "pass" else "tile")
             moved_on(page, before, artifacts / f"keyboard-stuck-{size}.png", target)
             if tile:
