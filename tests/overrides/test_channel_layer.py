@@ -1,5 +1,5 @@
 """The embedded default's channel layer: Channels' in-memory layer, swept for
-expired messages once a second instead of on every send and receive."""
+expired messages every few seconds instead of on every send and receive."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ async def test_a_message_nobody_reads_still_expires_and_leaves_its_groups(
     await layer.send(gone, {"type": "x"})  # never received: its socket died
     later = time.time() + 61  # the message's minute is over (no waiting for it)
     monkeypatch.setattr(channels.layers, "time", SimpleNamespace(time=lambda: later))
-    layer.swept_at = 0.0  # as if a second had passed since the last sweep
+    layer.swept_at = 0.0  # as if the sweep's interval had passed since the last one
     await layer.group_send("table-1", {"type": "y"})
     assert gone not in layer.groups["table-1"]
     assert (await layer.receive(alive))["type"] == "y"
