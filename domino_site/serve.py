@@ -20,6 +20,7 @@ process behind the proxy, or to this one started again) and says so.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import logging
@@ -129,7 +130,9 @@ def graceful_server() -> type:
             return drained
 
         async def drain(self) -> None:
-            await stop_clocks()  # its pass in flight ends while the event loop runs
+            # the deadline clock's pass in flight ends while the event loop still runs
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop_clocks(), DRAIN_SECONDS)
             for port in getattr(self, "ports", []):
                 await defer.maybeDeferred(port.stopListening).asFuture(asyncio.get_running_loop())
             for protocol, details in list(self.connections.items()):
