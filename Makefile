@@ -96,8 +96,8 @@ check:
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), each with its own test database.
 # Three on two cores: the browser tests mostly wait (on the computer's pace, on frames),
-# and a third worker fills those waits (measured: 4 min 43 s against 6 min 17 s with two;
-# 4 min 37 s with three and with four on 2026-12-07).
+# and a third worker fills those waits (measured: 4 min 43 s against 6 min 17 s with two);
+# a fourth gains nothing, the two cores being busy throughout.
 TEST_WORKERS ?= 3
 pytest:
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)

@@ -408,7 +408,7 @@ STAKE_FILL_SECONDS = int(os.environ.get("STAKE_FILL_SECONDS", "180"))
 BOT_DELAY_SCALE = float(os.environ.get("BOT_DELAY_SCALE", "1"))
 # How often the deadline worker looks for due deadlines (a computer's move, a clock),
 # in seconds: a deadline is applied up to this late.  The browser tests' site looks
-# more often, its computer thinking for a twentieth of a player's while.
+# more often: its computer thinks for a fifth of its while, and a tick was most of that.
 DEADLINE_TICK_SECONDS = float(os.environ.get("DEADLINE_TICK_SECONDS", "0.2"))
 # Rate limits on sign-up, login and claim (accounts/limits.py); off only for the
 # browser tests, whose many players all sign up from 127.0.0.1 within the hour.
