@@ -23,7 +23,7 @@ from games import services
 from games.constants import DEFAULT_BOT_LEVEL
 from games.engine import PRESETS
 from games.forms import TableForm
-from games.live import fragments
+from games.live import frames
 from games.models import BotLevel, Invitation, Table
 from games.selectors import (
     invitation_badge,
@@ -110,8 +110,12 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     tv = table_view(table=table_id, user=viewer(request), at_least=version)
     share_url = request.build_absolute_uri(reverse("table", args=[tv.table.code]))
     context = {"tv": tv, "share_url": share_url, "user": request.user}
-    regions = fragments.render("games/_live.html", context, request=request)
-    return render(request, "games/table.html", {"tv": tv, "regions": mark_safe(regions)})
+    regions, screen = frames.page_screen(context, request)
+    return render(
+        request,
+        "games/table.html",
+        {"tv": tv, "regions": mark_safe(regions), "shown": screen.token()},
+    )
 
 
 def _go_to_table(request: HtmxRequest, table: Table) -> HttpResponse:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 import traceback
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -48,6 +49,12 @@ _TIMED = {action: metrics.COMMAND_SECONDS.labels(action) for action in (*ACTIONS
 _frame_built = metrics.FRAME_BUILD_SECONDS.observe
 
 
+def query(scope: Mapping[str, Any], name: str) -> str:
+    """The socket address's query parameter ``name`` ("" when absent, or repeated)."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name, [])
+    return values[0] if len(values) == 1 else ""
+
+
 class TableConsumer(ViewerConsumer):
     """``/ws/table/<code>/``: commands in, this viewer's fragments out."""
 
@@ -69,6 +76,7 @@ class TableConsumer(ViewerConsumer):
         if not await self.claim_slot():
             return
         self.sent_version = -1
+        self.screen = frames.Screen.drawn_by_page(query(self.scope, "shown"))
         self.bucket = limits.command_bucket()
         self.refused_in_a_row = 0
         self.shown_online = {}
@@ -289,9 +297,7 @@ class NotificationConsumer(ViewerConsumer):
 
     async def connect(self) -> None:
         await super().connect()
-        self.on_home = parse_qs(self.scope.get("query_string", b"").decode()).get("page") == [
-            "home"
-        ]
+        self.on_home = query(self.scope, "page") == "home"
         if self.person is None:
             await self.close(code=4401)
             return

@@ -10,17 +10,32 @@ view clears a note).
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
 from games.live import fragments
 from games.live.markup import LOG_LINE
 from games.view.parts import LogLine, TableView
-from games.view.regions import FLASH, KEYED, LOG, SEATS, SHARED, VIEW_REGIONS, changed
+from games.view.regions import (
+    FLASH,
+    KEYED,
+    LOG,
+    REGIONS,
+    SEATS,
+    SHARED,
+    VIEW_REGIONS,
+    changed,
+)
 
+#: The table page's layout of its regions.
+PAGE = "games/_live.html"
 #: The view's regions when the log is sent as its new lines alone.
 VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
 
@@ -49,10 +64,48 @@ class LogShown(NamedTuple):
 
 @dataclass(frozen=True)
 class Screen:
-    """What one screen shows: each region's HTML as it was last sent, and its log."""
+    """What one screen shows: each region's HTML as it was last sent, and its log;
+    before its socket sent anything, the digest of each region the page drew
+    (``drawn``): the first frame leaves those alone (a redrawn region would lose what
+    the player was typing or pointing at)."""
 
     regions: Mapping[str, str] = field(default_factory=dict)
     log: LogShown | None = None
+    drawn: Mapping[str, str] = field(default_factory=dict)
+
+    def token(self) -> str:
+        """Its regions' digests, in the page's order: what the page's first socket says
+        it shows (``?shown=``)."""
+        return ".".join(_digest(self.regions.get(region, "")) for region in REGIONS.values())
+
+    @classmethod
+    def drawn_by_page(cls, token: str) -> Screen:
+        """The screen of a page whose first socket said ``token``; an unreadable token,
+        an empty screen (the first frame then draws everything)."""
+        digests = token.split(".")
+        if len(digests) != len(REGIONS) or not all(_DIGEST.fullmatch(d) for d in digests):
+            return cls()
+        return cls(drawn=dict(zip(REGIONS.values(), digests, strict=True)))
+
+
+#: a region's digest: 6 bytes of BLAKE2b, in URL-safe base64 (8 characters)
+_DIGEST = re.compile(r"[A-Za-z0-9_-]{8}")
+
+
+def _digest(html: str) -> str:
+    raw = hashlib.blake2b(html.encode(), digest_size=6).digest()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def page_screen(
+    context: Mapping[str, Any], request: HttpRequest | None = None
+) -> tuple[str, Screen]:
+    """The table page's live part (``games/_live.html``: every region, in the page's
+    layout) for ``context``'s view, and the screen it draws.  With the page's
+    ``request``, its forms carry the CSRF token."""
+    context = dict(context)
+    regions = {r: SafeString(fragments.render(r, context, request)) for r in REGIONS.values()}
+    return fragments.render(PAGE, {"regions": regions}), Screen(regions)
 
 
 def view_frame(
@@ -78,6 +131,8 @@ def view_frame(
         else:
             now[region] = next(rendered)
     sent = changed(now, screen.regions)
+    if screen.drawn:
+        sent = {r: html for r, html in sent.items() if screen.drawn.get(r) != _digest(html)}
     shown = {**screen.regions, **now}
     added = ""
     if lines:

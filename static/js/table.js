@@ -24,6 +24,19 @@
     window.htmx.config.wsReconnectDelay = function (retries) {
       return Math.min(4000, 400 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
     };
+    // The page's first socket says which regions the page drew (data-shown): its first
+    // frame leaves those as they are.  A later socket says nothing (the page has moved
+    // on since) and gets the whole view.  (The extension's documented hook.)
+    var shown = live.dataset.shown;
+    window.htmx.createWebSocket = function (url) {
+      if (shown && url.indexOf("/ws/table/") >= 0) {
+        url += (url.indexOf("?") >= 0 ? "&" : "?") + "shown=" + encodeURIComponent(shown);
+        shown = null;
+      }
+      var made = new WebSocket(url, []);
+      made.binaryType = window.htmx.config.wsBinaryType;
+      return made;
+    };
   }
 
   function head() {
@@ -269,6 +282,7 @@
   function setOffline(value) {
     offline = value;
     live.classList.toggle("offline", value);
+    live.dataset.socket = value ? "lost" : "open"; // for the tests: no frame need follow an opening
     var banner = document.getElementById("connection-lost");
     if (!banner) return;
     banner.hidden = !value;
@@ -286,13 +300,14 @@
   live.addEventListener("htmx:wsOpen", function (e) {
     if (e.target !== live) return;
     restarting = false;
-    setOffline(false); // the server sends the whole view on connect
+    setOffline(false); // the server sends on connect what the page does not show
     // a move left unanswered on the old connection was either taken (the view shows it)
     // or never reached the server: either way the hand is free again.  A move tapped
     // before the first opening is still in the extension's queue: it goes now, and waits.
     if (!e.detail.socketWrapper.queue.length) live.classList.remove("sending");
     socket = e.detail.socketWrapper;
     seededFor = {}; // a new connection: send again (the same seed; the server keeps one a seat)
+    addSeed(); // no frame may come: the page already shows the table as it is
   });
   // Nothing is queued while offline, and a move is sent once: the hand waits for the next
   // frame.  Marked as it goes to the socket, not once sent: before the socket opens, the

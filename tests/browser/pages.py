@@ -223,21 +223,16 @@ def new_friends_table(page: Any, base: str, preset: str, target: str | None = No
     assert page.locator("select[name=preset]").input_value() == preset
     if target is not None:
         page.select_option("select[name=target]", target)
-    frames: list[object] = []
-
-    def count_frames(ws: Any) -> None:
-        if "/ws/table/" in ws.url:
-            ws.on("framereceived", lambda frame: frames.append(frame))
-
-    page.on("websocket", count_frames)
     page.click("#table-form button[type=submit]")
     page.wait_for_selector("#lobby .invite")
-    # the socket's first frame redraws the lobby: typing before it would be wiped
-    deadline = time.monotonic() + 10
-    while not frames:
-        assert time.monotonic() < deadline, "the table's socket sent nothing"
-        page.wait_for_timeout(50)
+    socket_open(page)
     return str(page.locator("#share-link").input_value())
+
+
+def socket_open(page: Any) -> None:
+    """Wait for the table's socket to be open.  Its first frame brings only what the
+    page does not show yet: often nothing."""
+    wait_for(page, "document.querySelector('.table-live').dataset.socket === 'open'")
 
 
 def two_friends_playing(
@@ -294,6 +289,7 @@ class HeldFrames:
         server.on_message(from_server)
 
     def wait_for_first(self, page: Any) -> None:
+        """Until a frame is held (with ``from_first_move``: the answer to the move)."""
         deadline = time.monotonic() + 10
         while not self.held:
             assert time.monotonic() < deadline, "the table's socket sent nothing"

@@ -27,6 +27,7 @@ from .pages import (
     play_if_my_turn,
     settled,
     sign_up,
+    socket_open,
     table_version,
 )
 
@@ -419,10 +420,10 @@ def test_a_tile_with_a_real_choice_can_be_played_by_tapping_an_open_end_on_the_l
     page = new_page(browser, PHONE, errors)
     log_in(page, live_site.url, "ezio_b")
     # the computer's answer (a draw: no 2 in its hand) is held back, so the board shows
-    # the player's move; and the socket's first view clears any toast: wait for it
+    # the player's move
     frames = HeldFrames(page, from_first_move=True)
     page.goto(f"{live_site.url}/t/{code}/")
-    page_until(page, lambda: bool(frames.last_frame), "the socket's first view")
+    socket_open(page)
     assert page.locator("#board .end-target").first.is_hidden()  # offered once a tile is chosen
     page.click("#hand .my-tile[data-tile='4|2'] .tile-select")
     right = page.locator("#board .end-target[data-end='right']")

@@ -1,7 +1,7 @@
 """Forms that a websocket frame redraws keep working and keep what was typed: the
 stake table's "leave and take back the stake" posts after a frame redrew it (no
-CSRF field is rendered over a socket), and a name typed into "Invite" before the
-first frame arrives is still there, in focus, and is sent."""
+CSRF field is rendered over a socket), and a name being typed into "Invite" when
+someone takes a seat is still there, in focus, and is sent."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, LiveSite, wait_for
-from .pages import HeldFrames, coins, new_page, sign_up, sit_at_a_stake_table
+from .pages import coins, new_page, settled, sign_up, sit_at_a_stake_table, socket_open
 
 pytestmark = pytest.mark.browser
 
@@ -30,11 +30,12 @@ def frames_seen(page: Any) -> list[object]:
 
 
 @pytest.mark.parametrize("move_before", [True, False], ids=["chromium", "no-moveBefore"])
-def test_a_name_typed_into_invite_before_the_first_frame_stays_in_focus_and_is_sent(
+def test_a_name_typed_into_invite_stays_in_focus_when_a_frame_redraws_the_lobby_and_is_sent(
     browser: Any, live_site: LiveSite, artifacts: Path, move_before: bool
 ) -> None:
-    """The first frame redraws the lobby whole; the typed name, the focus and the caret
-    stay, in Chromium and in a browser without ``moveBefore`` (Firefox, Safari)."""
+    """Someone takes a seat while the host types a name to invite: the frame redraws
+    the lobby whole; the typed name, the focus and the caret stay, in Chromium and in a
+    browser without ``moveBefore`` (Firefox, Safari)."""
     errors: list[str] = []
     base = live_site.url
     tag = "a" if move_before else "b"
@@ -42,37 +43,42 @@ def test_a_name_typed_into_invite_before_the_first_frame_stays_in_focus_and_is_s
     sign_up(anna, base, f"anna_typed{tag}")
     bruno = new_page(browser, DESKTOP, errors)
     sign_up(bruno, base, f"bruno_typed{tag}")
+    carla = new_page(browser, DESKTOP, errors)
+    sign_up(carla, base, f"carla_typed{tag}")
     if not move_before:  # as a browser that has no moveBefore
         anna.add_init_script("delete Element.prototype.moveBefore")
-    frames = HeldFrames(anna)
     anna.goto(f"{base}/new/?mode=friends&preset=blocco")
     anna.check("input[name=mode][value=friends]")
+    with settled(anna, "#table-form"):
+        anna.select_option("#id_seating", "3")  # a seat still free once bruno sits
     anna.click("#table-form button[type=submit]")
     anna.wait_for_selector("#lobby .invite")
-    frames.wait_for_first(anna)
+    socket_open(anna)
     anna.click("#invite-username")
-    anna.keyboard.type(f"bruno_typed{tag}")
+    anna.keyboard.type(f"carla_typed{tag}")
     anna.keyboard.press("ArrowLeft")  # the caret one letter back from the end
     marker = anna.evaluate("document.getElementById('lobby').dataset.marker = 'page'")
     assert marker == "page"
 
-    frames.release()
+    bruno.goto(str(anna.locator("#share-link").input_value()))
+    bruno.click("#take-seat")
     # the lobby was redrawn (the marker went with the old region) …
     wait_for(anna, "!document.getElementById('lobby').dataset.marker")
+    assert anna.locator(f"#lobby :text('bruno_typed{tag}')").count() >= 1
     box = anna.locator("#invite-username")
     # … and the box still holds the name, in focus, the caret where it was
-    assert box.input_value() == f"bruno_typed{tag}"
+    assert box.input_value() == f"carla_typed{tag}"
     assert anna.evaluate("document.activeElement.id") == "invite-username"
     caret = anna.evaluate("document.getElementById('invite-username').selectionStart")
-    assert caret == len(f"bruno_typed{tag}") - 1
+    assert caret == len(f"carla_typed{tag}") - 1
     anna.screenshot(path=artifacts / f"invite-typed-kept-{tag}-phone.png", full_page=True)
 
     anna.keyboard.press("Enter")  # submitted from the redrawn form
-    anna.wait_for_selector(f"#lobby :text('bruno_typed{tag}')", timeout=10_000)  # "Invited: …"
+    anna.wait_for_selector(f"#lobby :text('carla_typed{tag}')", timeout=10_000)  # "Invited: …"
     wait_for(anna, "document.getElementById('invite-username').value === ''")
-    bruno.goto(f"{base}/invitations/")
-    assert bruno.locator(f"text=anna_typed{tag}").count() >= 1
-    for page in (anna, bruno):
+    carla.goto(f"{base}/invitations/")
+    assert carla.locator(f"text=anna_typed{tag}").count() >= 1
+    for page in (anna, bruno, carla):
         page.context.close()
     assert errors == []
 

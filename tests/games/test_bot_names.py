@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
 from deadlines.services import run_due
 from games import services
+from games.live import frames
 from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
@@ -91,6 +91,6 @@ def test_a_bots_name_is_the_same_on_its_seat_the_log_the_result_and_the_scoreboa
     assert {r.name for r in tv.revealed} == bots | {"You"}
     partner = table.seats.get(number=2).bot_name
     assert any(s.names == f"You & {partner}" for s in tv.scores)
-    page = render_to_string("games/_live.html", {"tv": tv, "share_url": ""})
+    page, _ = frames.page_screen({"tv": tv, "share_url": ""})
     for name in bots:
         assert page.count(name) >= 3  # seat card, log or result, scoreboard

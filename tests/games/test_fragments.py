@@ -21,7 +21,7 @@ from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from games.view.parts import SeatLabel
-from games.view.regions import KEYED, SAID
+from games.view.regions import KEYED, REGIONS, SAID
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 
@@ -55,7 +55,7 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 def screen(table: Table, user: User | None) -> str:
     tv = table_view(table=table.pk, user=user)
-    return fragments.render("games/_live.html", {"tv": tv, "share_url": "", "user": user})
+    return frames.page_screen({"tv": tv, "share_url": "", "user": user})[0]
 
 
 def test_the_line_is_rendered_once_per_version_for_every_viewer(
@@ -249,3 +249,14 @@ def test_the_options_are_rendered_once_for_every_viewer_and_version(
         screens = [frame_of(pairs_table, p, s)[1] for p, s in zip(players, screens, strict=True)]
     assert rendered["games/_options.html"] == 1
     assert rendered["games/_lobby.html"] == 1  # hidden during play, alike for everyone
+
+
+def test_a_screens_token_names_each_region_in_the_pages_order() -> None:
+    drawn = frames.Screen({region: f"<p>{region}</p>" for region in REGIONS.values()})
+    again = frames.Screen.drawn_by_page(drawn.token())
+    assert list(again.drawn) == list(REGIONS.values())
+    other = frames.Screen({**drawn.regions, "games/_board.html": "<p>another board</p>"})
+    other_drawn = frames.Screen.drawn_by_page(other.token()).drawn
+    assert {r for r in REGIONS.values() if again.drawn[r] != other_drawn[r]} == {
+        "games/_board.html"
+    }

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from accounts.models import User
 from games import services
 from games.engine import PRESETS
-from games.live import fragments
+from games.live import frames
 from games.models import Invitation, Seat, Table
 from games.records import load_match
 from games.selectors import invitations_for, table_view
@@ -56,7 +56,7 @@ def frame(table: Table, user: User | AnonymousUser) -> str:
     """The whole table page as a frame draws it, for ``user``."""
     tv = table_view(table=table.pk, user=user, with_presence=True)
     context = {"tv": tv, "share_url": "http://testserver/t/x/", "user": user}
-    return fragments.render("games/_live.html", context)
+    return frames.page_screen(context)[0]
 
 
 def test_every_form_of_every_screen_a_frame_draws_posts_without_a_token(

@@ -45,7 +45,7 @@ def test_a_new_move_is_read_on_top_of_the_last_state_and_matches_a_full_replay(
 
 
 def test_the_regions_a_frame_may_carry_are_the_pages_regions() -> None:
-    included = re.findall(r'{% include "(games/_\w+\.html)"', LIVE.read_text())
+    included = re.findall(r'regions\["(games/_\w+\.html)"\]', LIVE.read_text())
     assert tuple(included) == tuple(REGIONS.values())
 
 
