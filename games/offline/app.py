@@ -87,8 +87,7 @@ class Session:
             **(extra or {}),
         }
         if whole:
-            frame["page"] = self.renderer.render("games/_live.html", {"tv": tv})
-            self.shown = self.renderer.regions(tv)
+            frame["page"], self.shown = self.renderer.page(tv)
         else:
             regions = self.renderer.regions(tv)
             frame["regions"] = changed(regions, self.shown)

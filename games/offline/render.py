@@ -86,6 +86,14 @@ class Renderer:
             if template != FLASH
         }
 
+    def page(self, tv: Any) -> tuple[str, dict[str, str]]:
+        """The page's live part (``games/_live.html``: every region in the page's layout)
+        for ``tv``, and its view's regions by id (``regions``)."""
+        shown = self.regions(tv)
+        drawn = {REGIONS[name]: Markup(html) for name, html in shown.items()}
+        drawn[FLASH] = Markup(self.flash(""))  # the empty toast
+        return self.render("games/_live.html", {"regions": drawn}), shown
+
     def flash(self, message: str, kind: str = "error", done: str | None = None) -> str:
         return self.render(FLASH, {"message": message, "kind": kind, "done": done})
 
