@@ -60,7 +60,9 @@ def test_a_move_typed_is_played_and_a_bad_one_changes_nothing(
     page.goto(f"{live_site.url}/new/?preset=blocco")
     page.click("#table-form button[type=submit]")
     page.wait_for_selector("#board .line")
-    page.click("#forced-moves")  # the player's moves are all typed here
+    # the player's moves are all typed here; clicked at once, wherever the button is
+    # (the computer's first moves may be sliding the page: a move would wait for them)
+    page.locator("#forced-moves").dispatch_event("click")
     page.wait_for_selector('#forced-moves[aria-pressed="false"]')
     page.click("#text-mode")
     page.wait_for_selector("#text #command")
