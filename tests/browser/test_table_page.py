@@ -337,12 +337,15 @@ def test_a_graceful_restart_says_so_and_the_page_reconnects_without_a_reload(
     errors: list[str] = []  # the page's own (the failed reconnections log to the console)
     page = browser.new_context(viewport=PHONE, device_scale_factor=1).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url) if "/ws/table/" in ws.url else None)
     page.goto(live_site.url)
     page.select_option("select[name=level]", "easy")
     page.click("#quick-play")
     page.wait_for_selector("#board .line")
     wait_for_my_turn(page)
     page.evaluate("window.same_page = true")  # gone if the page reloads
+    page.evaluate("document.getElementById('hand').dataset.marker = 'page'")
     version = table_version(page)
     banner = page.locator("#connection-lost")
 
@@ -352,6 +355,10 @@ def test_a_graceful_restart_says_so_and_the_page_reconnects_without_a_reload(
     live_site.start()
     banner.wait_for(state="hidden", timeout=15_000)
     assert page.evaluate("window.same_page === true")
+    # the page's first socket said which regions the page drew; the sockets after it say
+    # nothing (the page has moved on since) and get the whole view: the hand drawn anew
+    assert "?shown=" in sockets[0] and not [url for url in sockets[1:] if "shown=" in url]
+    wait_for(page, "!document.getElementById('hand').dataset.marker")
     page.locator(MY_MOVES).first.click()  # the hand works on the new connection
     moved_past(page, version)
     page.context.close()
