@@ -31,7 +31,7 @@ class Clock:
     running: ClassVar[list[Clock]] = []
 
     def __init__(self, tick: float | None = None) -> None:
-        self.tick = tick or settings.DEADLINE_TICK_SECONDS
+        self.tick = settings.DEADLINE_TICK_SECONDS if tick is None else tick
         self.stopping = False
         self.passing = False
         self.task = asyncio.get_running_loop().create_task(self.run())

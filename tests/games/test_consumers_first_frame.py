@@ -6,13 +6,11 @@ says something unreadable gets the whole view, as before."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from urllib.parse import quote
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import Client
 
 from accounts.models import User
@@ -21,16 +19,14 @@ from games.view.regions import REGIONS
 
 from .test_consumers import connect, current_version, play_the_first_legal_move, started_duello
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_connections_after"),  # tests/fixtures.py
+]
 
 SHOWN = re.compile(r'data-shown="([^"]*)"')
 REGION_IDS = re.compile(r'<\w+ id="([\w-]+)"')
-
-
-@pytest.fixture(autouse=True)
-async def close_connections_after() -> AsyncIterator[None]:
-    yield
-    await sync_to_async(connections.close_all)()
 
 
 @sync_to_async

@@ -27,7 +27,7 @@ class Command(BaseCommand):
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-        tick = options["tick"] or settings.DEADLINE_TICK_SECONDS
+        tick = settings.DEADLINE_TICK_SECONDS if options["tick"] is None else options["tick"]
         self.stdout.write(f"worker running, a pass every {tick} s")
         run_forever(tick=tick, stop=stop)
         self.stdout.write("worker stopped")
