@@ -49,9 +49,10 @@ def environment(**options: Any) -> Environment:
         url=url,
         shared=fragments.shared,
         region=fragments.region,
-        seat_box=markup.seat_box,
+        head=markup.head,
+        seats=markup.seats,
+        say=markup.say,
         log_lines=markup.log_lines,
-        said=markup.said,
         settings_fields=TableForm.fields_of,
         ms_until=markup.ms_until,
     )

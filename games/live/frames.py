@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
 from games.live import fragments
-from games.live.markup import LOG_LINE
+from games.live.markup import LOG_LINE, head_in, seats_in
 from games.view.parts import LogLine, TableView
 from games.view.regions import (
     FLASH,
@@ -36,6 +36,9 @@ from games.view.regions import (
 
 #: The table page's layout of its regions.
 PAGE = "games/_live.html"
+#: Regions drawn in Python around looked-up fragments (their templates call the same):
+#: new for every viewer at every version, so no template is rendered for them.
+DRAWN = {REGIONS["table-head"]: head_in, SEATS: seats_in}
 #: The view's regions when the log is sent as its new lines alone.
 VIEW_REGIONS_BUT_LOG = tuple(region for region in VIEW_REGIONS if region != LOG)
 
@@ -117,15 +120,17 @@ def view_frame(
     lines = new_log_lines(tv, screen.log)
     regions = VIEW_REGIONS if lines is None else VIEW_REGIONS_BUT_LOG
     # the regions that are a shared fragment are looked up, so are those whose few
-    # deciding values are known (KEYED); the others rendered
+    # deciding values are known (KEYED); those DRAWN drawn; the others rendered
     context = {**context, "tv": tv}
     keys = {region: KEYED[region](tv) for region in regions if region in KEYED}
-    drawn = [r for r in regions if r not in SHARED and keys.get(r) is None]
-    rendered = fragments.render_each(drawn, context, language)
+    templated = [r for r in regions if r not in SHARED and r not in DRAWN and keys.get(r) is None]
+    rendered = fragments.render_each(templated, context, language)
     now: dict[str, str] = {FLASH: fragments.shared_in(language, FLASH)}
     for region in regions:
         if region in SHARED:
             now[region] = fragments.region_html(region, tv, language)
+        elif region in DRAWN:
+            now[region] = DRAWN[region](language, tv)
         elif keys.get(region) is not None:
             now[region] = fragments.keyed(region, keys[region], context, language)
         else:
@@ -143,7 +148,7 @@ def view_frame(
 
 def seats_frame(tv: TableView, screen: Screen, *, language: str) -> tuple[str, Screen]:
     """Someone came or went: the seats region alone, if it changed."""
-    html = fragments.render(SEATS, {"tv": tv})
+    html = seats_in(language, tv)
     if screen.regions.get(SEATS) == html:
         return "", screen
     return html, Screen({**screen.regions, SEATS: html}, screen.log)

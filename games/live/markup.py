@@ -13,8 +13,8 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.live.fragments import keyed, render_in, shared
-from games.view.drawing import seat_box_html, whole_seconds
+from games.live.fragments import keyed, render_in, shared, shared_in
+from games.view.drawing import head_html, said_line, seat_box_html, seats_html, whole_seconds
 from games.view.parts import LogLine, SeatInfo, TableView
 from games.view.regions import SAID
 
@@ -31,26 +31,98 @@ def seconds_until(moment: datetime | None) -> int:
     return whole_seconds(ms_until(moment))
 
 
-@pass_context
-def seat_box(context: Context, seat: SeatInfo, tv: TableView) -> Markup:
+def _language(context: Context) -> str:
+    return context.get("language") or get_language()
+
+
+def _seat_box(language: str, seat: SeatInfo, tv: TableView) -> Markup:
     """A seat's box at the table.  Its parts are shared fragments, each rendered once per
     process for what it shows: the label (alike on every screen that names the seat
     alike), the turn mark (by who plays, with the turn's countdown), the host's stand-in
     button (which sends the version).  Only the box around them is this screen's: its
     place at the table, "you", "partner"; built here, since a box rendered whole for
     every screen was a render per screen for each seat that changed."""
-    parts = [shared(context, template, **values) for template, values in seat.fragments]
+    parts = [shared_in(language, template, **values) for template, values in seat.fragments]
     if seat.is_turn:
         who = "you" if seat.is_you else "bot" if seat.is_bot else "person"
         clock_ms = ms_until(tv.turn_ends_at) if tv.turn_ends_at else None
-        parts.append(shared(context, "games/_turn_mark.html", who=who, clock_ms=clock_ms))
+        parts.append(shared_in(language, "games/_turn_mark.html", who=who, clock_ms=clock_ms))
     if (
         tv.is_host
         and tv.table.mode == "friends"
         and not (seat.is_you or seat.is_bot or seat.is_away or seat.is_free)
     ):
-        parts.append(shared(context, "games/_stand_in.html", seat=seat.number, version=tv.version))
+        parts.append(
+            shared_in(language, "games/_stand_in.html", seat=seat.number, version=tv.version)
+        )
     return seat_box_html(seat, parts)
+
+
+HOST_CONTROLS = "games/_host_controls.html"
+
+
+def seats_in(language: str, tv: TableView) -> Markup:
+    """The seats region (``games/_seats.html``) for ``tv``, in ``language``: drawn in
+    Python around shared fragments, no template rendered (a frame's, for every viewer)."""
+    boxes = [_seat_box(language, seat, tv) for seat in tv.seats] if tv.playing else []
+    controls = ""
+    if tv.playing and tv.table.mode == "friends" and not tv.match_over and tv.you is not None:
+        # the host's "end the game" sends the version: theirs is new at every version, so
+        # rendered rather than kept; the others' is the table's, kept
+        if tv.is_host:
+            values = {"code": tv.table.code, "is_host": True, "version": tv.version}
+            controls = SafeString(render_in(language, HOST_CONTROLS, values))
+        else:
+            controls = shared_in(language, HOST_CONTROLS, code=tv.table.code, is_host=False)
+    return seats_html(tv, boxes=boxes, controls=controls)
+
+
+@pass_context
+def seats(context: Context, tv: TableView) -> Markup:
+    """``{{ seats(tv) }}``: the seats region (``seats_in``)."""
+    return seats_in(_language(context), tv)
+
+
+def head_in(language: str, tv: TableView) -> Markup:
+    """The table's head (``games/_head.html``) for ``tv``, in ``language``: drawn in Python
+    around three looked-up fragments (the tab's title, what the screen reader is told,
+    the title bar), no template rendered (a frame's, for every viewer)."""
+    stake = tv.table.stake
+    title = keyed(
+        "games/_head_title.html",
+        (tv.your_turn, stake, tv.pot, tv.mode_label),
+        {"tv": tv},
+        language,
+    )
+    body = shared_in(
+        language,
+        "games/_head_body.html",
+        mode=tv.mode_label,
+        rules=tv.rules,
+        stake=stake,
+        pot=tv.pot,
+    )
+    return head_html(tv, title=title, say=say_in(language, tv), body=body)
+
+
+@pass_context
+def head(context: Context, tv: TableView) -> Markup:
+    """``{{ head(tv) }}``: the table's head (``head_in``)."""
+    return head_in(_language(context), tv)
+
+
+def say_in(language: str, tv: TableView) -> SafeString:
+    """What the screen reader is told after a frame, in ``language``: its three parts
+    (``games.view.regions.SAID``) on one line, each looked up by the values that decide it."""
+    if not tv.playing:
+        return SafeString("")
+    return SafeString(said_line(_said(language, template, tv) for template in SAID))
+
+
+@pass_context
+def say(context: Context, tv: TableView) -> SafeString:
+    """``{{ say(tv) }}``: what the screen reader is told (``say_in``)."""
+    return say_in(_language(context), tv)
 
 
 LOG_LINE = "games/_log_line.html"
@@ -62,12 +134,10 @@ def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
     return SafeString("".join(shared(context, LOG_LINE, line=line) for line in lines))
 
 
-@pass_context
-def said(context: Context, template: str, tv: TableView) -> SafeString:
-    """``{{ said("games/_say_move.html", tv) }}``: a part of what the screen reader is
-    told (``games.view.regions.SAID``), looked up by the values that decide it, rendered
-    the first time in the template's language; rendered each time when they do not."""
-    language = context.get("language") or get_language()
+def _said(language: str, template: str, tv: TableView) -> SafeString:
+    """A part of what the screen reader is told (``games.view.regions.SAID``), looked up
+    by the values that decide it, rendered the first time in ``language``; rendered each
+    time when they do not."""
     key = SAID[template](tv)
     if key is None:
         return SafeString(render_in(language, template, {"tv": tv}))

@@ -18,7 +18,7 @@ from accounts.names import fill
 from games.offline import django_shim
 from games.view import drawing, templating
 from games.view.parts import LogLine, SeatInfo
-from games.view.regions import FLASH, REGIONS, SHARED
+from games.view.regions import FLASH, REGIONS, SAID, SHARED
 from games.view.templating import RegionsEnvironment
 
 
@@ -53,9 +53,10 @@ class Renderer:
             url=self.url,
             shared=self.shared,
             region=self.region,
-            seat_box=self.seat_box,
+            head=self.head,
+            seats=self.seats,
+            say=self.say,
             log_lines=self.log_lines,
-            said=self.said,
             settings_fields=lambda rules: (),  # the stake tables' form: none offline
             ms_until=self.ms_until,  # the player's forced move: the only clock offline
         )
@@ -118,9 +119,8 @@ class Renderer:
         template, values = SHARED[region]
         return self._shared(template, values(tv))
 
-    @pass_context
-    def seat_box(self, context: Context, seat: SeatInfo, tv: Any) -> Markup:
-        # As games.live.markup.seat_box, at a table with no clock and no host's buttons.
+    def _seat_box(self, seat: SeatInfo) -> Markup:
+        # As games.live.markup's, at a table with no clock and no host's buttons.
         parts: list[str] = [self._shared(template, values) for template, values in seat.fragments]
         if seat.is_turn:
             who = "you" if seat.is_you else "bot" if seat.is_bot else "person"
@@ -128,9 +128,28 @@ class Renderer:
         return drawing.seat_box_html(seat, parts)
 
     @pass_context
-    def said(self, context: Context, template: str, tv: Any) -> Markup:
-        # As games.live.markup.said, rendered each time: one table, one viewer.
-        return Markup(self.render(template, {"tv": tv}))
+    def seats(self, context: Context, tv: Any) -> Markup:
+        # As games.live.markup.seats_in; the friends' table's controls never show offline.
+        boxes = [self._seat_box(seat) for seat in tv.seats] if tv.playing else []
+        return drawing.seats_html(tv, boxes=boxes, controls="")
+
+    @pass_context
+    def head(self, context: Context, tv: Any) -> Markup:
+        # As games.live.markup.head_in.
+        title = Markup(self.render("games/_head_title.html", {"tv": tv}))
+        body = self._shared(
+            "games/_head_body.html",
+            {"mode": tv.mode_label, "rules": tv.rules, "stake": tv.table.stake, "pot": tv.pot},
+        )
+        return drawing.head_html(tv, title=title, say=self.say(context, tv), body=body)
+
+    @pass_context
+    def say(self, context: Context, tv: Any) -> Markup:
+        # As games.live.markup.say_in, each part rendered each time: one table, one viewer.
+        if not tv.playing:
+            return Markup("")
+        parts = (self.render(template, {"tv": tv}) for template in SAID)
+        return Markup(drawing.said_line(parts))
 
     @pass_context
     def log_lines(self, context: Context, lines: tuple[LogLine, ...]) -> Markup:

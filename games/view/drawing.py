@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from html import escape as escape_html
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_noop as noop
@@ -211,3 +211,43 @@ def seat_box_html(seat: BoxedSeat, parts: Sequence[str]) -> Markup:
     )
     inside = "\n    ".join(parts)
     return Markup(f'<div class="{classes}" data-seat="{seat.number}">\n    {inside}\n  </div>')
+
+
+def head_html(tv: Any, *, title: str, say: str, body: str) -> Markup:
+    """The table's head (``games/_head.html``): what table.js reads of the view (its
+    version, the tab's title, whose turn, the last move, what the screen reader is told)
+    around ``body``.  Drawn here: it is new for every viewer at every version.  ``title``,
+    ``say`` and ``body`` are markup already (escaped)."""
+    last = tv.last_move
+    you = "" if tv.you is None else tv.you
+    moved = (escape_html(last.key), last.kind, last.seat) if last else ("", "", "")
+    return Markup(
+        f'<section id="table-head" class="table-head" data-version="{tv.version}"\n'
+        f'  data-title="{title}"\n'
+        f'  data-your-turn="{1 if tv.your_turn else 0}"'
+        f' data-hand-over="{1 if tv.hand_over else 0}"\n'
+        f'  data-you="{you}" data-last-move="{moved[0]}" data-last-kind="{moved[1]}"'
+        f' data-last-seat="{moved[2]}"\n'
+        f'  data-say="{say}">\n  {body}\n</section>'
+    )
+
+
+def seats_html(tv: Any, *, boxes: Sequence[str], controls: str) -> Markup:
+    """The seats round the table (``games/_seats.html``): each seat's box, and the
+    friends' table's controls below them (``controls``, markup already); hidden until
+    the game starts.  Drawn here: it is new for every viewer at every version."""
+    players = tv.rules.players
+    if not tv.playing:
+        return Markup(f'<section id="seats" class="seats players-{players} hidden">\n</section>')
+    inside = "".join(boxes)
+    return Markup(
+        f'<section id="seats" class="seats players-{players}">\n  {inside}\n  {controls}\n'
+        "</section>"
+    )
+
+
+def said_line(parts: Iterable[str]) -> str:
+    """What the screen reader is told after a frame (table.js reads it from the head's
+    ``data-say``): its parts (``games.view.regions.SAID``: the last move or the hand's
+    end, whose turn, the open ends), markup already, on one line."""
+    return " ".join(parts).replace("\n", " ").strip()

@@ -167,7 +167,7 @@ def _say_ends(tv: Any) -> Hashable | None:
     return ("ends", tv.player.ends if tv.player and not tv.result else None)
 
 
-#: The parts of what the screen reader is told after a frame (``games/_say.html``) ->
+#: The parts of what the screen reader is told after a frame (``games.live.markup.say_in``) ->
 #: the few view values that decide each (None: they do not, render it).  Looked up like
 #: ``KEYED``: the four players of a table are told the same turn and ends, and most
 #: of them the same move, version after version.

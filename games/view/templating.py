@@ -44,23 +44,25 @@ def install(
     url: Callable[..., str],
     shared: Callable[..., Any],
     region: Callable[..., Any],
-    seat_box: Callable[..., Any],
+    head: Callable[..., Any],
+    seats: Callable[..., Any],
+    say: Callable[..., Any],
     log_lines: Callable[..., Any],
-    said: Callable[..., Any],
     settings_fields: Callable[[Any], Any],
     ms_until: Callable[[datetime | None], int],
 ) -> None:
     """Give ``env`` every global and filter the live templates call: the drawing's, and
     those the site and the offline table answer each their own way (addresses, shared
-    fragments, the seats' boxes, what the screen reader is told, the stake form's
+    fragments, the head and the seats, what the screen reader is told, the stake form's
     fields, clocks)."""
     env.globals.update(
         url=url,
         shared=shared,
         region=region,
-        seat_box=seat_box,
+        head=head,
+        seats=seats,
+        say=say,
         log_lines=log_lines,
-        said=said,
         settings_fields=settings_fields,
         ws_vals=drawing.ws_vals,
         hand_tile=drawing.hand_tile,
