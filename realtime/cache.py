@@ -3,19 +3,31 @@ a thread of its own."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 T = TypeVar("T")
 
 
+@functools.cache
 def cache_is_local() -> bool:
-    """Whether the cache is this process's memory (the embedded default: no network)."""
+    """Whether the cache is this process's memory (the embedded default: no network).
+    Asked at every frame, so known once: the settings say it (a test that changes them
+    is heard)."""
     return isinstance(caches["default"], LocMemCache)
+
+
+@receiver(setting_changed)
+def _cache_changed(*, setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        cache_is_local.cache_clear()
 
 
 async def in_cache(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:

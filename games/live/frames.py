@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
 from games.live import fragments
-from games.live.markup import LOG_LINE, head_in, seats_in
+from games.live.markup import head_in, log_line_in, seats_in
 from games.view.parts import LogLine, TableView
 from games.view.regions import (
     FLASH,
@@ -183,5 +183,5 @@ def new_log_lines(tv: TableView, shown: LogShown | None) -> tuple[LogLine, ...] 
 def _log_lines_on_top(lines: tuple[LogLine, ...], language: str) -> SafeString:
     """New log lines for the screen to put on top of the lines it shows: htmx's
     out-of-band ``afterbegin`` into the log's list."""
-    html = "".join(fragments.shared_in(language, LOG_LINE, line=line) for line in lines)
+    html = "".join(log_line_in(language, line) for line in lines)
     return SafeString(f'<ol hx-swap-oob="afterbegin:#log-events">{html}</ol>')

@@ -13,8 +13,16 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.live.fragments import keyed, render_in, shared, shared_in
-from games.view.drawing import head_html, said_line, seat_box_html, seats_html, whole_seconds
+from games.live.fragments import keyed, render_in, shared_in
+from games.view.drawing import (
+    head_html,
+    log_line_html,
+    said_line,
+    said_move,
+    seat_box_html,
+    seats_html,
+    whole_seconds,
+)
 from games.view.parts import LogLine, SeatInfo, TableView
 from games.view.regions import SAID
 
@@ -116,7 +124,8 @@ def say_in(language: str, tv: TableView) -> SafeString:
     (``games.view.regions.SAID``) on one line, each looked up by the values that decide it."""
     if not tv.playing:
         return SafeString("")
-    return SafeString(said_line(_said(language, template, tv) for template in SAID))
+    move, turn, ends = (_said(language, template, tv) for template in SAID)
+    return SafeString(said_line((said_move(tv.log[0], move) if move else "", turn, ends)))
 
 
 @pass_context
@@ -128,10 +137,17 @@ def say(context: Context, tv: TableView) -> SafeString:
 LOG_LINE = "games/_log_line.html"
 
 
+def log_line_in(language: str, line: LogLine) -> Markup:
+    """A line of the log, in ``language``: what it says of the move rendered once per
+    process for every seat's name (a new move adds one), the name drawn around it."""
+    return log_line_html(line, shared_in(language, LOG_LINE, line=line.words))
+
+
 @pass_context
 def log_lines(context: Context, lines: tuple[LogLine, ...]) -> SafeString:
-    """The log's lines, each rendered once per process (a new move adds one)."""
-    return SafeString("".join(shared(context, LOG_LINE, line=line) for line in lines))
+    """The log's lines (``log_line_in``)."""
+    language = _language(context)
+    return SafeString("".join(log_line_in(language, line) for line in lines))
 
 
 def _said(language: str, template: str, tv: TableView) -> SafeString:

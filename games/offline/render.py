@@ -21,6 +21,9 @@ from games.view.parts import LogLine, SeatInfo
 from games.view.regions import FLASH, REGIONS, SAID, SHARED
 from games.view.templating import RegionsEnvironment
 
+#: A log line's words (as games.live.markup.LOG_LINE).
+LOG_LINE = "games/_log_line.html"
+
 
 class Renderer:
     """The live templates from ``templates``, with the site's addresses ``urls``
@@ -148,9 +151,16 @@ class Renderer:
         # As games.live.markup.say_in, each part rendered each time: one table, one viewer.
         if not tv.playing:
             return Markup("")
-        parts = (self.render(template, {"tv": tv}) for template in SAID)
-        return Markup(drawing.said_line(parts))
+        move, turn, ends = (self.render(template, {"tv": tv}) for template in SAID)
+        move = drawing.said_move(tv.log[0], move) if move else ""
+        return Markup(drawing.said_line((move, turn, ends)))
 
     @pass_context
     def log_lines(self, context: Context, lines: tuple[LogLine, ...]) -> Markup:
-        return Markup("".join(self._shared("games/_log_line.html", {"line": ln}) for ln in lines))
+        # As games.live.markup.log_line_in.
+        return Markup(
+            "".join(
+                drawing.log_line_html(ln, self._shared(LOG_LINE, {"line": ln.words}))
+                for ln in lines
+            )
+        )

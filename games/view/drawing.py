@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_noop as noop
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from games.engine import Placed, Tile
 from games.view.snake import snake
@@ -251,3 +251,19 @@ def said_line(parts: Iterable[str]) -> str:
     ``data-say``): its parts (``games.view.regions.SAID``: the last move or the hand's
     end, whose turn, the open ends), markup already, on one line."""
     return " ".join(parts).replace("\n", " ").strip()
+
+
+def log_line_html(line: Any, words: str) -> Markup:
+    """A line of the log (``games.view.parts.LogLine``): its seat's name as this viewer
+    reads it, then ``words`` (markup: what the line says of the move, the same whoever
+    made it, so kept by the move alone)."""
+    return Markup(
+        f'<li class="ev-{line.kind}"><span class="who">{escape(line.name)}</span>:\n'
+        f"  {words}\n</li>"
+    )
+
+
+def said_move(line: Any, words: str) -> str:
+    """The last move as the screen reader is told it: the name of the seat that made it
+    (the log's top ``line``), then ``words`` (markup; "" when the line tells no move)."""
+    return f"{escape(line.name)}: {words}" if words else ""

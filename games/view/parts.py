@@ -121,6 +121,13 @@ class LogLine(NamedTuple):
     ends: tuple[int, int] | None
     actor: str = "person"  # who made the move: Move.Actor (the clock, a stand-in bot…)
 
+    @property
+    def words(self) -> LogLine:
+        """The line as its words tell it (``games/_log_line.html``, ``_say_move.html``),
+        whoever made the move: what kept words are looked up by.  A tile laid is told by
+        the tile and its end, not by the ends it leaves open."""
+        return self._replace(name="", ends=None) if self.kind == "play" else self._replace(name="")
+
 
 class LastMove(NamedTuple):
     """The hand's latest move, for the table to highlight and animate."""

@@ -151,8 +151,9 @@ KEYED: dict[str, Callable[[Any], Hashable | None]] = {
 
 
 def _say_move(tv: Any) -> Hashable | None:
-    # the log's top line says it all: its seat's name as this viewer has it, the tile
-    return ("move", tv.log[0] if tv.log else None)
+    # the log's top line says it all, but for its seat's name (drawn around it): the
+    # same words whoever made the move
+    return ("move", tv.log[0].words if tv.log else None)
 
 
 def _say_turn(tv: Any) -> Hashable | None:
