@@ -73,3 +73,17 @@ def lock_if_unchanged(pk: int, kind: str, due_at: datetime) -> bool:
 
 
 _STILL = f'SELECT 1 FROM "{_TABLE}" WHERE "id" = %s AND "kind" = %s AND "due_at" = %s'
+
+
+def any_due(now: datetime) -> bool:
+    """Whether a deadline is due at ``now`` that nobody holds (not parked): what the
+    worker asks at every tick before claiming, most ticks finding none."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_ANY_DUE, [_when(now), _when(now)])
+        return cursor.fetchone() is not None
+
+
+_ANY_DUE = (
+    f'SELECT 1 FROM "{_TABLE}" WHERE "due_at" <= %s AND "parked_at" IS NULL '
+    'AND ("claimed_until" IS NULL OR "claimed_until" < %s) LIMIT 1'
+)

@@ -149,16 +149,20 @@ def still_due(claimed: Deadline) -> Deadline | None:
 
 def claim_due(*, now: datetime, limit: int = 50) -> list[Deadline]:
     """Lease up to ``limit`` due rows nobody else holds, oldest first (never a parked one)."""
+    if not rows.any_due(now):  # most ticks: one plain statement, no ORM query compiled
+        return []
     with transaction.atomic():
-        rows = list(
+        claimed = list(
             Deadline.objects.select_for_update(skip_locked=True)
             .filter(due_at__lte=now, parked_at__isnull=True)
             .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
             .order_by("due_at")[:limit]
         )
-        if rows:
-            Deadline.objects.filter(pk__in=[d.pk for d in rows]).update(claimed_until=now + LEASE)
-    return rows
+        if claimed:
+            Deadline.objects.filter(pk__in=[d.pk for d in claimed]).update(
+                claimed_until=now + LEASE
+            )
+    return claimed
 
 
 def apply(deadline: Deadline, *, now: datetime) -> bool:

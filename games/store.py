@@ -267,9 +267,10 @@ def bump_version(
     """Save the table at its next version (every change to a table does, in its transaction).
     ``version_saved``: the lock saved it already; only ``fields`` are (none: no statement)."""
     table.version += 1
-    if fields is not None:
-        fields = list(fields) if version_saved else ["version", *fields]
-    table.save(update_fields=fields)  # Django skips the save of an empty list
+    if fields is None:
+        table.save()
+    else:
+        rows.update(table, fields if version_saved else ("version", *fields))
 
 
 def _announce(table: Table, state: TableState | None = None) -> None:

@@ -113,7 +113,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--profile",
         type=Path,
         default=None,
-        help="py-spy the server through the window: PREFIX.svg, PREFIX.txt (raw)",
+        help="py-spy the server through the window: PREFIX.svg, PREFIX.txt (raw); with "
+        "--pairs, PREFIX-reference-1.svg, PREFIX-checkout-2.svg, …",
     )
     p.add_argument(
         "--profile-gil",
@@ -193,9 +194,12 @@ def run_pairs(args: argparse.Namespace) -> int:
     """``--pairs``: the reference and the checkout in alternating runs, then one table."""
     ref = pairs.reference()
     runs: dict[str, list[dict[str, Any]]] = {"reference": [], "checkout": []}
+    prefix = args.profile
     for number, site in enumerate(pairs.order(args.pairs)):
         args.rev = ref if site == "reference" else None
         print(f"\n== {site} ({ref if args.rev else _commit()}), run {number + 1}", flush=True)
+        if prefix is not None:  # each run's profile apart: PREFIX-reference-1, …
+            args.profile = prefix.with_name(f"{prefix.name}-{site}-{number + 1}")
         outcome = run_once(args, number)
         runs[site] += outcome["steps"][:1]
     args.rev = None

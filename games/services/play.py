@@ -454,7 +454,7 @@ def hand_next(*, table_id: int, user: User, version: int) -> None:
         _present(seat)
         if not seat.ready:
             seat.ready = True
-            seat.save(update_fields=["ready"])
+            rows.update(seat, ["ready"])
         if any(_waits_for(s) for s in seats):
             writing.next_version(fields=())  # the others see who is ready
             writing.seats_changed(seats)
