@@ -125,7 +125,8 @@ def say_in(language: str, tv: TableView) -> SafeString:
     if not tv.playing:
         return SafeString("")
     move, turn, ends = (_said(language, template, tv) for template in SAID)
-    return SafeString(said_line((said_move(tv.log[0], move) if move else "", turn, ends)))
+    top = tv.log[0] if tv.log else None
+    return SafeString(said_line((said_move(top, move), turn, ends)))
 
 
 @pass_context

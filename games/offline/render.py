@@ -152,8 +152,8 @@ class Renderer:
         if not tv.playing:
             return Markup("")
         move, turn, ends = (self.render(template, {"tv": tv}) for template in SAID)
-        move = drawing.said_move(tv.log[0], move) if move else ""
-        return Markup(drawing.said_line((move, turn, ends)))
+        top = tv.log[0] if tv.log else None
+        return Markup(drawing.said_line((drawing.said_move(top, move), turn, ends)))
 
     @pass_context
     def log_lines(self, context: Context, lines: tuple[LogLine, ...]) -> Markup:

@@ -220,7 +220,7 @@ def head_html(tv: Any, *, title: str, say: str, body: str) -> Markup:
     ``say`` and ``body`` are markup already (escaped)."""
     last = tv.last_move
     you = "" if tv.you is None else tv.you
-    moved = (escape_html(last.key), last.kind, last.seat) if last else ("", "", "")
+    moved = (escape(last.key), last.kind, last.seat) if last else ("", "", "")
     return Markup(
         f'<section id="table-head" class="table-head" data-version="{tv.version}"\n'
         f'  data-title="{title}"\n'
@@ -263,7 +263,7 @@ def log_line_html(line: Any, words: str) -> Markup:
     )
 
 
-def said_move(line: Any, words: str) -> str:
+def said_move(line: Any | None, words: str) -> str:
     """The last move as the screen reader is told it: the name of the seat that made it
     (the log's top ``line``), then ``words`` (markup; "" when the line tells no move)."""
-    return f"{escape(line.name)}: {words}" if words else ""
+    return f"{escape(line.name)}: {words}" if line is not None and words else ""
