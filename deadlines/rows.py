@@ -79,7 +79,8 @@ def any_due(now: datetime) -> bool:
     """Whether a deadline is due at ``now`` that nobody holds (not parked): what the
     worker asks at every tick before claiming, most ticks finding none."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-        cursor.execute(_ANY_DUE, [_when(now), _when(now)])
+        when = _when(now)
+        cursor.execute(_ANY_DUE, [when, when])
         return cursor.fetchone() is not None
 
 

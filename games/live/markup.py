@@ -18,13 +18,19 @@ from games.view.drawing import (
     head_html,
     log_line_html,
     said_line,
-    said_move,
     seat_box_html,
     seats_html,
     whole_seconds,
 )
 from games.view.parts import LogLine, SeatInfo, TableView
-from games.view.regions import SAID
+from games.view.regions import (
+    HEAD_BODY,
+    HEAD_TITLE,
+    LOG_LINE,
+    SAID,
+    head_body,
+    head_title,
+)
 
 
 def ms_until(moment: datetime | None) -> int:
@@ -95,21 +101,8 @@ def head_in(language: str, tv: TableView) -> Markup:
     """The table's head (``games/_head.html``) for ``tv``, in ``language``: drawn in Python
     around three looked-up fragments (the tab's title, what the screen reader is told,
     the title bar), no template rendered (a frame's, for every viewer)."""
-    stake = tv.table.stake
-    title = keyed(
-        "games/_head_title.html",
-        (tv.your_turn, stake, tv.pot, tv.mode_label),
-        {"tv": tv},
-        language,
-    )
-    body = shared_in(
-        language,
-        "games/_head_body.html",
-        mode=tv.mode_label,
-        rules=tv.rules,
-        stake=stake,
-        pot=tv.pot,
-    )
+    title = keyed(HEAD_TITLE, head_title(tv), {"tv": tv}, language)
+    body = shared_in(language, HEAD_BODY, **head_body(tv))
     return head_html(tv, title=title, say=say_in(language, tv), body=body)
 
 
@@ -124,18 +117,13 @@ def say_in(language: str, tv: TableView) -> SafeString:
     (``games.view.regions.SAID``) on one line, each looked up by the values that decide it."""
     if not tv.playing:
         return SafeString("")
-    move, turn, ends = (_said(language, template, tv) for template in SAID)
-    top = tv.log[0] if tv.log else None
-    return SafeString(said_line((said_move(top, move), turn, ends)))
+    return SafeString(said_line(tv, *(_said(language, template, tv) for template in SAID)))
 
 
 @pass_context
 def say(context: Context, tv: TableView) -> SafeString:
     """``{{ say(tv) }}``: what the screen reader is told (``say_in``)."""
     return say_in(_language(context), tv)
-
-
-LOG_LINE = "games/_log_line.html"
 
 
 def log_line_in(language: str, line: LogLine) -> Markup:

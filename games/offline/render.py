@@ -18,11 +18,17 @@ from accounts.names import fill
 from games.offline import django_shim
 from games.view import drawing, templating
 from games.view.parts import LogLine, SeatInfo
-from games.view.regions import FLASH, REGIONS, SAID, SHARED
+from games.view.regions import (
+    FLASH,
+    HEAD_BODY,
+    HEAD_TITLE,
+    LOG_LINE,
+    REGIONS,
+    SAID,
+    SHARED,
+    head_body,
+)
 from games.view.templating import RegionsEnvironment
-
-#: A log line's words (as games.live.markup.LOG_LINE).
-LOG_LINE = "games/_log_line.html"
 
 
 class Renderer:
@@ -139,11 +145,8 @@ class Renderer:
     @pass_context
     def head(self, context: Context, tv: Any) -> Markup:
         # As games.live.markup.head_in.
-        title = Markup(self.render("games/_head_title.html", {"tv": tv}))
-        body = self._shared(
-            "games/_head_body.html",
-            {"mode": tv.mode_label, "rules": tv.rules, "stake": tv.table.stake, "pot": tv.pot},
-        )
+        title = Markup(self.render(HEAD_TITLE, {"tv": tv}))
+        body = self._shared(HEAD_BODY, head_body(tv))
         return drawing.head_html(tv, title=title, say=self.say(context, tv), body=body)
 
     @pass_context
@@ -151,9 +154,8 @@ class Renderer:
         # As games.live.markup.say_in, each part rendered each time: one table, one viewer.
         if not tv.playing:
             return Markup("")
-        move, turn, ends = (self.render(template, {"tv": tv}) for template in SAID)
-        top = tv.log[0] if tv.log else None
-        return Markup(drawing.said_line((drawing.said_move(top, move), turn, ends)))
+        parts = (self.render(template, {"tv": tv}) for template in SAID)
+        return Markup(drawing.said_line(tv, *parts))
 
     @pass_context
     def log_lines(self, context: Context, lines: tuple[LogLine, ...]) -> Markup:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from html import escape as escape_html
 from typing import Any, Protocol
 
@@ -246,11 +246,14 @@ def seats_html(tv: Any, *, boxes: Sequence[str], controls: str) -> Markup:
     )
 
 
-def said_line(parts: Iterable[str]) -> str:
+def said_line(tv: Any, move: str, turn: str, ends: str) -> str:
     """What the screen reader is told after a frame (table.js reads it from the head's
-    ``data-say``): its parts (``games.view.regions.SAID``: the last move or the hand's
-    end, whose turn, the open ends), markup already, on one line."""
-    return " ".join(parts).replace("\n", " ").strip()
+    ``data-say``), on one line: its parts (``games.view.regions.SAID``), markup already:
+    the last move's words after the name of the seat that made it (the log's top line),
+    or the hand's end; whose turn; the open ends."""
+    top = tv.log[0] if tv.log else None
+    said = f"{escape(top.name)}: {move}" if top is not None and move else ""
+    return " ".join((said, turn, ends)).replace("\n", " ").strip()
 
 
 def log_line_html(line: Any, words: str) -> Markup:
@@ -261,9 +264,3 @@ def log_line_html(line: Any, words: str) -> Markup:
         f'<li class="ev-{line.kind}"><span class="who">{escape(line.name)}</span>:\n'
         f"  {words}\n</li>"
     )
-
-
-def said_move(line: Any | None, words: str) -> str:
-    """The last move as the screen reader is told it: the name of the seat that made it
-    (the log's top ``line``), then ``words`` (markup; "" when the line tells no move)."""
-    return f"{escape(line.name)}: {words}" if line is not None and words else ""

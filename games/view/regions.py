@@ -104,6 +104,27 @@ SHARED: dict[str, tuple[str, Callable[[Any], Values]]] = {
 }
 
 
+#: The head's title bar (``games.view.drawing.head_html`` draws the head around it), and
+#: the values it shows.
+HEAD_BODY = "games/_head_body.html"
+
+
+def head_body(tv: Any) -> Values:
+    return {"mode": tv.mode_label, "rules": tv.rules, "stake": tv.table.stake, "pot": tv.pot}
+
+
+#: The tab's title (the head's ``data-title``), and the few values that decide it.
+HEAD_TITLE = "games/_head_title.html"
+
+
+def head_title(tv: Any) -> Hashable:
+    return (tv.your_turn, tv.table.stake, tv.pot, tv.mode_label)
+
+
+#: A log line's words after its seat's name, kept by ``LogLine.words``.
+LOG_LINE = "games/_log_line.html"
+
+
 def _lobby(tv: Any) -> Hashable | None:
     # while a game is played (or over), the lobby is an empty hidden section
     return "hidden" if not tv.waiting and tv.table.status != "cancelled" else None
