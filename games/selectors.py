@@ -135,7 +135,15 @@ def _commitment(code: str, hand: int, seed: str) -> str:
 
 def _deal_proof(state: TableState, match: Match | None) -> DealProof:
     """The hand's commitment; its seeds only once it is over (docs/rules.md §5: then every
-    hand is shown anyway); the next hand's commitment while one is to come."""
+    hand is shown anyway); the next hand's commitment while one is to come.  The same for
+    every viewer: made once per version."""
+    proof = state.memo.get("deal")
+    if proof is None:
+        proof = state.memo["deal"] = _prove_deal(state, match)
+    return proof
+
+
+def _prove_deal(state: TableState, match: Match | None) -> DealProof:
     table = state.table
     match_over = match is not None and match.over
     to_come = table.status in (Table.Status.WAITING, Table.Status.PLAYING) and not match_over

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from html import escape as escape_html
 from typing import Any, Protocol
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_noop as noop
 from markupsafe import Markup, escape
 
 from games.engine import Placed, Tile
-from games.view.snake import snake
+from games.view.snake import Snake, snake
 
 #: The numbers as words, so that a screen reader says a tile ("six–four", not "6|4").
 _NUMBERS = (
@@ -34,10 +34,10 @@ _NUMBERS = (
 _names: dict[tuple[str | None, int, int], str] = {}
 
 
-def tile_name(first: int, second: int) -> str:
-    """A tile as it is said, in the active language, halves in the order shown:
-    "six–four", a double "double six"."""
-    key = (get_language(), first, second)
+def tile_name(first: int, second: int, language: str | None = None) -> str:
+    """A tile as it is said, in the active language (``language``, when the caller knows
+    it already), halves in the order shown: "six–four", a double "double six"."""
+    key = (language or get_language(), first, second)
     name = _names.get(key)
     if name is None:
         if first == second:
@@ -114,10 +114,12 @@ def _half(number: int, dx: int, dy: int, across: bool) -> str:
     return f'<use href="#{_pip_id(number, across)}"{offset}/>'
 
 
-def tile_svg(first: int, second: int, *, upright: bool, css: str = "") -> Markup:
+def tile_svg(
+    first: int, second: int, *, upright: bool, css: str = "", language: str | None = None
+) -> Markup:
     """A tile with ``first`` on the left (or top, when ``upright``): the page's
     ``tile_sprite`` draws its body and its pips; named in the active language."""
-    return _tile_svg(first, second, upright, css, tile_name(first, second))
+    return _tile_svg(first, second, upright, css, tile_name(first, second, language))
 
 
 @functools.lru_cache(maxsize=2048)  # 28 tiles, a few sizes and turns, two languages
@@ -133,21 +135,27 @@ def _tile_svg(first: int, second: int, upright: bool, css: str, name: str) -> Ma
     )
 
 
-def placed_tile(placed: Placed) -> Markup:
+def placed_tile(placed: Placed, language: str | None = None) -> Markup:
     """A tile of the line: lying along it, or crosswise for a double."""
-    return tile_svg(placed.left, placed.right, upright=placed.is_double, css="on-line")
+    return tile_svg(
+        placed.left, placed.right, upright=placed.is_double, css="on-line", language=language
+    )
 
 
-def line_html(line: Sequence[Placed], last_kind: str | None, last_end: str | None) -> Markup:
-    """The line's tiles as one snake (``games/_line.html``): each placed for every shape
-    of board (``snake``), the tile played last marked, then the open ends' marks.  Built
-    here, not by a template's loop: a line is drawn anew at every move of every table."""
-    shown = snake(line)
+def line_html(
+    line: Sequence[Placed],
+    last_kind: str | None,
+    last_end: str | None,
+    shown: Snake | None = None,
+) -> Markup:
+    """The line's tiles as one snake: each placed for every shape of board (``shown``:
+    ``snake(line)``), the tile played last marked, then the open ends' marks."""
+    shown, language = shown or snake(line), get_language()
     last = -1 if last_kind != "play" else len(line) - 1 if last_end == "right" else 0
     tiles = "".join(
         f'<span class="placed{" double" if placed.is_double else ""}'
         f'{" last" if n == last else ""} {shown.tiles[n]}" data-tile="{placed}">'
-        f"{placed_tile(placed)}</span>"
+        f"{placed_tile(placed, language)}</span>"
         for n, placed in enumerate(line)
     )
     left, right = shown.ends
@@ -158,9 +166,69 @@ def line_html(line: Sequence[Placed], last_kind: str | None, last_end: str | Non
     )
 
 
-def hand_tile(tile: Tile, css: str = "") -> Markup:
+def board_html(
+    *,
+    playing: bool,
+    ends: tuple[int, int] | None,
+    boneyard: int | None,
+    draws: bool,
+    hand_number: int,
+    line: Sequence[Placed] | None,
+    last_kind: str | None,
+    last_end: str | None,
+) -> Markup:
+    """The board (``games/_board_body.html``): the open ends, the boneyard, the hand's
+    number, and the line as a snake with a target over each open end (shown while the
+    player to move has chosen a tile that fits both).  The same for every viewer; drawn
+    here: it is drawn anew at every move of every table."""
+    label = gettext("the line of tiles")
+    if not playing:
+        return Markup(f'<section id="board" class="board hidden" aria-label="{label}">\n</section>')
+    said_ends = ""
+    if ends:
+        if ends[0] == ends[1]:
+            said = Markup(gettext("Both ends: %(n)s")) % {"n": ends[0]}
+        else:
+            said = Markup(gettext("Open ends: %(l)s and %(r)s")) % {"l": ends[0], "r": ends[1]}
+        said_ends = f'<span class="ends">{said}</span>'
+    if draws:
+        pile = ngettext("Boneyard: %(n)s tile", "Boneyard: %(n)s tiles", boneyard or 0)
+    elif boneyard:
+        pile = ngettext("%(n)s tile out of play", "%(n)s tiles out of play", boneyard)
+    else:
+        pile = ""
+    if pile:
+        pile = Markup(pile) % {"n": boneyard}
+    numbered = Markup(gettext("Hand %(n)s")) % {"n": hand_number}
+    info = (
+        f'<div class="board-info">\n{said_ends}\n<span class="boneyard">{pile}</span>\n'
+        f'<span class="hand-no">{numbered}</span>\n</div>'
+    )
+    last = f" last-{last_end or 'open'}" if last_kind == "play" else ""
+    if line:
+        shown = snake(line)
+        targets = ""
+        if ends and ends[0] != ends[1]:
+            for end, mark in zip(("left", "right"), shown.ends, strict=True):
+                named, said = _end_words(end, ends)
+                targets += (
+                    f'<button type="button" class="end-target {mark}" data-end="{end}"'
+                    f' aria-label="{named}">{said}</button>'
+                )
+        tiles = line_html(line, last_kind, last_end, shown)
+        drawn = f'<div class="snake {shown.line}">\n{tiles}\n{targets}\n</div>'
+    else:
+        empty = gettext("The line is empty: the first tile opens it.")
+        drawn = f'<p class="empty-line">{empty}</p>'
+    return Markup(
+        f'<section id="board" class="board" aria-label="{label}">\n{info}\n'
+        f'<div class="line{last}" data-tiles="{len(line or ())}">\n{drawn}\n</div>\n</section>'
+    )
+
+
+def hand_tile(tile: Tile, css: str = "", language: str | None = None) -> Markup:
     """A tile standing in a hand (high half on top)."""
-    return tile_svg(tile.high, tile.low, upright=True, css=css)
+    return tile_svg(tile.high, tile.low, upright=True, css=css, language=language)
 
 
 def small_tile(tile: Tile) -> Markup:
@@ -171,6 +239,96 @@ def small_tile(tile: Tile) -> Markup:
 def ws_vals(**values: object) -> Markup:
     """The JSON a ws-send button sends, escaped for its hx-vals attribute."""
     return Markup(escape_html(json.dumps(values)))
+
+
+def hand_html(
+    *,
+    playing: bool,
+    watching: bool,
+    hand_over: bool,
+    your_turn: bool,
+    hand: Sequence[Any],
+    ends: tuple[int, int] | None,
+    draw_move: str | None,
+    pass_move: str | None,
+    version: int | None,
+) -> Markup:
+    """The viewer's tiles (``games/_hand_body.html``; ``hand``: ``games.view.parts.HandTile``
+    each), a button for each move they allow, and the draw or the pass.  Drawn here: it
+    is drawn anew whenever it is the viewer's turn (its buttons send the version)."""
+    if not playing or (hand_over and not watching):
+        return Markup('<section id="hand" class="hand-area hidden">\n</section>')
+    if watching:
+        watching_note = gettext("You are watching: players' tiles stay hidden.")
+        inside = f'<p class="muted">{watching_note}</p>'
+    else:
+        language = get_language()
+        tiles = "".join(_hand_tile_item(t, ends, version, language) for t in hand)
+        actions = "\n".join(
+            f'<button class="primary" id="{name}" ws-send'
+            f" hx-vals='{_move_vals(move, version)}'>{label}</button>"
+            for name, move, label in (
+                ("draw", draw_move, gettext("Draw a tile")),
+                ("pass", pass_move, gettext("Pass")),
+            )
+            if move
+        )
+        inside = (
+            f'<h2 class="sr">{gettext("Your tiles")}</h2>\n'
+            f'<ul class="my-tiles{" my-turn" if your_turn else ""}">{tiles}\n</ul>\n'
+            f'<div class="actions">\n{actions}\n</div>'
+        )
+    return Markup(f'<section id="hand" class="hand-area">\n{inside}\n</section>')
+
+
+def _hand_tile_item(
+    tile: Any, ends: tuple[int, int] | None, version: int | None, language: str
+) -> str:
+    """One tile of the hand: a button that plays it, a choice of the ends it fits, or
+    the tile alone when it fits nowhere."""
+    drawn = hand_tile(tile.tile, language=language)
+    name = escape(tile_name(tile.tile.high, tile.tile.low, language))
+    if tile.single_move:
+        label = Markup(gettext("Play %(t)s")) % {"t": name}
+        vals = _move_vals(tile.single_move, version)
+        inner = (
+            f'<button class="tile-button" ws-send hx-vals=\'{vals}\' aria-label="{label}">'
+            f"{drawn}</button>"
+        )
+    elif tile.moves:
+        label = Markup(gettext("Choose an end for %(t)s")) % {"t": name}
+        choices = "".join(_end_button(end, move, ends, version) for end, move in tile.moves)
+        inner = (
+            f'<div class="tile-choice"><button type="button" class="tile-select"'
+            f' aria-label="{label}">{drawn}</button>\n'
+            f'<div class="ends-choice">{choices}</div>\n</div>'
+        )
+    else:
+        inner = f'<span class="tile-still">{drawn}</span>'
+    playable = " playable" if tile.moves else ""
+    return f'\n<li class="my-tile{playable}" data-tile="{escape(str(tile.tile))}">\n{inner}\n</li>'
+
+
+def _end_button(end: str, move: str, ends: tuple[int, int], version: int | None) -> str:
+    """A button that plays a tile on one end of the line (the number it shows, an arrow;
+    its label says it whole): as narrow as the tile above it."""
+    label, shown = _end_words(end, ends)
+    return (
+        f"\n<button class=\"small end-{end}\" ws-send hx-vals='{_move_vals(move, version)}'"
+        f' aria-label="{label}">{shown}</button>\n'
+    )
+
+
+def _end_words(end: str, ends: tuple[int, int]) -> tuple[Markup, str]:
+    """What playing on ``end`` is called (a label), and what its button shows."""
+    if end == "left":
+        return Markup(gettext("Play on the left, on %(n)s")) % {"n": ends[0]}, f"◀ {ends[0]}"
+    return Markup(gettext("Play on the right, on %(n)s")) % {"n": ends[1]}, f"{ends[1]} ▶"
+
+
+def _move_vals(move: str, version: int | None) -> Markup:
+    """What a move's button sends."""
+    return ws_vals(action="move", move=move, version=version)
 
 
 def backs(count: int | None) -> Markup:

@@ -13,7 +13,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from games.view import drawing, snake
+from games.view import drawing
 from games.view.presets import PRESET_INFO, describe_rules
 
 
@@ -65,12 +65,11 @@ def install(
         log_lines=log_lines,
         settings_fields=settings_fields,
         ws_vals=drawing.ws_vals,
-        hand_tile=drawing.hand_tile,
-        line_html=drawing.line_html,
+        hand_body=drawing.hand_html,
+        board_body=drawing.board_html,
         small_tile=drawing.small_tile,
         tile_said=drawing.said,
         tile_sprite=drawing.tile_sprite,
-        snake=snake.snake,
         preset_title=preset_title,
         describe_rules=describe_rules,
     )

@@ -64,8 +64,8 @@ def test_the_line_is_rendered_once_per_version_for_every_viewer(
     viewers = [seat_user(pairs_table, n) for n in range(4)] + [None]
     screens = [screen(pairs_table, v) for v in viewers]
     assert rendered["games/_live.html"] == 5
-    # the board and its line of tiles: public, one render (the line kept once, in it)
-    assert rendered["games/_board_body.html"] == 1 and not rendered["games/_line.html"]
+    # the board and its line of tiles: public, one render
+    assert rendered["games/_board_body.html"] == 1
     assert all('class="placed' in s for s in screens)
 
     rendered.clear()
@@ -116,12 +116,12 @@ def test_a_process_keeps_so_many_fragments_and_drops_the_oldest_first(
     monkeypatch.setattr(fragments, "KEEP", 3)
     fragments.forget()
     for n in range(5):  # five fragments: only the last three are kept
-        fragments.shared_html("games/_line.html", line=(), n=n)
-    assert rendered["games/_line.html"] == 5
-    fragments.shared_html("games/_line.html", line=(), n=4)  # kept, and used again
-    assert rendered["games/_line.html"] == 5
-    fragments.shared_html("games/_line.html", line=(), n=0)  # dropped: rendered again
-    assert rendered["games/_line.html"] == 6
+        fragments.shared_html("games/_seat_count.html", tiles=n)
+    assert rendered["games/_seat_count.html"] == 5
+    fragments.shared_html("games/_seat_count.html", tiles=4)  # kept, and used again
+    assert rendered["games/_seat_count.html"] == 5
+    fragments.shared_html("games/_seat_count.html", tiles=0)  # dropped: rendered again
+    assert rendered["games/_seat_count.html"] == 6
     assert len(fragments._kept) == 3
 
 
