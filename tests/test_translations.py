@@ -68,3 +68,24 @@ def test_every_message_of_the_live_templates_is_in_the_catalog() -> None:
                     found.append(singular)
     assert len(found) > 80
     assert sorted(set(found) - known) == []
+
+
+def test_every_message_the_table_drawing_says_is_in_the_catalog() -> None:
+    """The hand and the board are drawn in Python (``games.view.drawing``), their
+    sentences through ``_say(language, message[, plural])``, which ``makemessages``
+    does not know: each must already be in the catalog, plural and all."""
+    import ast
+
+    from games.view import drawing
+
+    entries = _entries(PO.read_text())
+    known = {(e["msgid"], e.get("msgid_plural", "")) for e in entries}
+    tree = ast.parse(Path(drawing.__file__).read_text())
+    said = [
+        tuple(arg.value for arg in call.args[1:] if isinstance(arg, ast.Constant))
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "_say"
+    ]
+    assert len(said) > 12
+    messages = {(message[0], message[1] if len(message) > 1 else "") for message in said}
+    assert sorted(messages - known) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from html import escape as escape_html
 from typing import Any, Protocol
 
@@ -32,6 +32,25 @@ _NUMBERS = (
 #: Tiles' names by (language, first half, second half): a frame names every tile of
 #: the line and the hand, and each name took two or three translations.
 _names: dict[tuple[str | None, int, int], str] = {}
+
+#: What the hand and the board say, by language, message and values: a frame says the
+#: same few dozen sentences, and each translation looked the active language up again.
+_sentences: dict[Hashable, Markup] = {}
+#: Sentences kept at most (all dropped at once): there are a few hundred.
+KEEP_SENTENCES = 10_000
+
+
+def _say(language: str, message: str, plural: str = "", **values: int | str) -> Markup:
+    """``message`` translated into ``language`` (the active language), ``plural`` its
+    plural form chosen by ``values["n"]``, and filled with ``values`` (escaped)."""
+    key = (language, message, *values.items())
+    found = _sentences.get(key)
+    if found is None:
+        if len(_sentences) >= KEEP_SENTENCES:
+            _sentences.clear()
+        text = Markup(ngettext(message, plural, values["n"]) if plural else gettext(message))
+        found = _sentences[key] = text % values if values else text
+    return found
 
 
 def tile_name(first: int, second: int, language: str | None = None) -> str:
@@ -147,10 +166,11 @@ def line_html(
     last_kind: str | None,
     last_end: str | None,
     shown: Snake | None = None,
+    language: str | None = None,
 ) -> Markup:
     """The line's tiles as one snake: each placed for every shape of board (``shown``:
     ``snake(line)``), the tile played last marked, then the open ends' marks."""
-    shown, language = shown or snake(line), get_language()
+    shown, language = shown or snake(line), language or get_language()
     last = -1 if last_kind != "play" else len(line) - 1 if last_end == "right" else 0
     tiles = "".join(
         f'<span class="placed{" double" if placed.is_double else ""}'
@@ -181,25 +201,25 @@ def board_html(
     number, and the line as a snake with a target over each open end (shown while the
     player to move has chosen a tile that fits both).  The same for every viewer; drawn
     here: it is drawn anew at every move of every table."""
-    label = gettext("the line of tiles")
+    language = get_language()
+    label = _say(language, "the line of tiles")
     if not playing:
         return Markup(f'<section id="board" class="board hidden" aria-label="{label}">\n</section>')
     said_ends = ""
     if ends:
         if ends[0] == ends[1]:
-            said = Markup(gettext("Both ends: %(n)s")) % {"n": ends[0]}
+            said = _say(language, "Both ends: %(n)s", n=ends[0])
         else:
-            said = Markup(gettext("Open ends: %(l)s and %(r)s")) % {"l": ends[0], "r": ends[1]}
+            said = _say(language, "Open ends: %(l)s and %(r)s", l=ends[0], r=ends[1])
         said_ends = f'<span class="ends">{said}</span>'
-    if draws:
-        pile = ngettext("Boneyard: %(n)s tile", "Boneyard: %(n)s tiles", boneyard or 0)
-    elif boneyard:
-        pile = ngettext("%(n)s tile out of play", "%(n)s tiles out of play", boneyard)
-    else:
-        pile = ""
-    if pile:
-        pile = Markup(pile) % {"n": boneyard}
-    numbered = Markup(gettext("Hand %(n)s")) % {"n": hand_number}
+    pile = (
+        _say(language, "Boneyard: %(n)s tile", "Boneyard: %(n)s tiles", n=boneyard or 0)
+        if draws
+        else _say(language, "%(n)s tile out of play", "%(n)s tiles out of play", n=boneyard)
+        if boneyard
+        else ""
+    )
+    numbered = _say(language, "Hand %(n)s", n=hand_number)
     info = (
         f'<div class="board-info">\n{said_ends}\n<span class="boneyard">{pile}</span>\n'
         f'<span class="hand-no">{numbered}</span>\n</div>'
@@ -210,15 +230,15 @@ def board_html(
         targets = ""
         if ends and ends[0] != ends[1]:
             for end, mark in zip(("left", "right"), shown.ends, strict=True):
-                named, said = _end_words(end, ends)
+                named, said = _end_words(end, ends, language)
                 targets += (
                     f'<button type="button" class="end-target {mark}" data-end="{end}"'
                     f' aria-label="{named}">{said}</button>'
                 )
-        tiles = line_html(line, last_kind, last_end, shown)
+        tiles = line_html(line, last_kind, last_end, shown, language)
         drawn = f'<div class="snake {shown.line}">\n{tiles}\n{targets}\n</div>'
     else:
-        empty = gettext("The line is empty: the first tile opens it.")
+        empty = _say(language, "The line is empty: the first tile opens it.")
         drawn = f'<p class="empty-line">{empty}</p>'
     return Markup(
         f'<section id="board" class="board" aria-label="{label}">\n{info}\n'
@@ -258,23 +278,23 @@ def hand_html(
     is drawn anew whenever it is the viewer's turn (its buttons send the version)."""
     if not playing or (hand_over and not watching):
         return Markup('<section id="hand" class="hand-area hidden">\n</section>')
+    language = get_language()
     if watching:
-        watching_note = gettext("You are watching: players' tiles stay hidden.")
+        watching_note = _say(language, "You are watching: players' tiles stay hidden.")
         inside = f'<p class="muted">{watching_note}</p>'
     else:
-        language = get_language()
         tiles = "".join(_hand_tile_item(t, ends, version, language) for t in hand)
         actions = "\n".join(
             f'<button class="primary" id="{name}" ws-send'
             f" hx-vals='{_move_vals(move, version)}'>{label}</button>"
             for name, move, label in (
-                ("draw", draw_move, gettext("Draw a tile")),
-                ("pass", pass_move, gettext("Pass")),
+                ("draw", draw_move, _say(language, "Draw a tile")),
+                ("pass", pass_move, _say(language, "Pass")),
             )
             if move
         )
         inside = (
-            f'<h2 class="sr">{gettext("Your tiles")}</h2>\n'
+            f'<h2 class="sr">{_say(language, "Your tiles")}</h2>\n'
             f'<ul class="my-tiles{" my-turn" if your_turn else ""}">{tiles}\n</ul>\n'
             f'<div class="actions">\n{actions}\n</div>'
         )
@@ -287,17 +307,19 @@ def _hand_tile_item(
     """One tile of the hand: a button that plays it, a choice of the ends it fits, or
     the tile alone when it fits nowhere."""
     drawn = hand_tile(tile.tile, language=language)
-    name = escape(tile_name(tile.tile.high, tile.tile.low, language))
+    name = tile_name(tile.tile.high, tile.tile.low, language)
     if tile.single_move:
-        label = Markup(gettext("Play %(t)s")) % {"t": name}
+        label = _say(language, "Play %(t)s", t=name)
         vals = _move_vals(tile.single_move, version)
         inner = (
             f'<button class="tile-button" ws-send hx-vals=\'{vals}\' aria-label="{label}">'
             f"{drawn}</button>"
         )
     elif tile.moves:
-        label = Markup(gettext("Choose an end for %(t)s")) % {"t": name}
-        choices = "".join(_end_button(end, move, ends, version) for end, move in tile.moves)
+        label = _say(language, "Choose an end for %(t)s", t=name)
+        choices = "".join(
+            _end_button(end, move, ends, version, language) for end, move in tile.moves
+        )
         inner = (
             f'<div class="tile-choice"><button type="button" class="tile-select"'
             f' aria-label="{label}">{drawn}</button>\n'
@@ -309,21 +331,23 @@ def _hand_tile_item(
     return f'\n<li class="my-tile{playable}" data-tile="{escape(str(tile.tile))}">\n{inner}\n</li>'
 
 
-def _end_button(end: str, move: str, ends: tuple[int, int], version: int | None) -> str:
+def _end_button(
+    end: str, move: str, ends: tuple[int, int], version: int | None, language: str
+) -> str:
     """A button that plays a tile on one end of the line (the number it shows, an arrow;
     its label says it whole): as narrow as the tile above it."""
-    label, shown = _end_words(end, ends)
+    label, shown = _end_words(end, ends, language)
     return (
         f"\n<button class=\"small end-{end}\" ws-send hx-vals='{_move_vals(move, version)}'"
         f' aria-label="{label}">{shown}</button>\n'
     )
 
 
-def _end_words(end: str, ends: tuple[int, int]) -> tuple[Markup, str]:
+def _end_words(end: str, ends: tuple[int, int], language: str) -> tuple[Markup, str]:
     """What playing on ``end`` is called (a label), and what its button shows."""
     if end == "left":
-        return Markup(gettext("Play on the left, on %(n)s")) % {"n": ends[0]}, f"◀ {ends[0]}"
-    return Markup(gettext("Play on the right, on %(n)s")) % {"n": ends[1]}, f"{ends[1]} ▶"
+        return _say(language, "Play on the left, on %(n)s", n=ends[0]), f"◀ {ends[0]}"
+    return _say(language, "Play on the right, on %(n)s", n=ends[1]), f"{ends[1]} ▶"
 
 
 def _move_vals(move: str, version: int | None) -> Markup:
