@@ -48,7 +48,7 @@ def _say(language: str, message: str, plural: str = "", **values: int | str) -> 
     if found is None:
         if len(_sentences) >= KEEP_SENTENCES:
             _sentences.clear()
-        text = Markup(ngettext(message, plural, values["n"]) if plural else gettext(message))
+        text = Markup(ngettext(message, plural, int(values["n"])) if plural else gettext(message))
         found = _sentences[key] = text % values if values else text
     return found
 
@@ -230,10 +230,10 @@ def board_html(
         targets = ""
         if ends and ends[0] != ends[1]:
             for end, mark in zip(("left", "right"), shown.ends, strict=True):
-                named, said = _end_words(end, ends, language)
+                named, arrow = _end_words(end, ends, language)
                 targets += (
                     f'<button type="button" class="end-target {mark}" data-end="{end}"'
-                    f' aria-label="{named}">{said}</button>'
+                    f' aria-label="{named}">{arrow}</button>'
                 )
         tiles = line_html(line, last_kind, last_end, shown, language)
         drawn = f'<div class="snake {shown.line}">\n{tiles}\n{targets}\n</div>'
@@ -315,7 +315,7 @@ def _hand_tile_item(
             f'<button class="tile-button" ws-send hx-vals=\'{vals}\' aria-label="{label}">'
             f"{drawn}</button>"
         )
-    elif tile.moves:
+    elif tile.moves and ends:  # fits both ends (there are ends, then)
         label = _say(language, "Choose an end for %(t)s", t=name)
         choices = "".join(
             _end_button(end, move, ends, version, language) for end, move in tile.moves
