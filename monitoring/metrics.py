@@ -38,8 +38,11 @@ FRAME_BUILD_SECONDS = Histogram(
 
 # Sockets (realtime.consumers): socket is "table", "notify" or "queue".
 FRAMES_SENT = Counter("domino_frames_sent_total", "Websocket frames sent.", ["socket"])
-FRAME_BYTES_SENT = Counter(
-    "domino_frame_bytes_sent_total", "Websocket frames' bytes sent (UTF-8).", ["socket"]
+# Characters, not UTF-8 bytes: a frame is markup, ASCII but for its words' accents and a
+# few symbols, so about as many bytes; and counting a frame's bytes encoded it once more
+# than daphne does (1.3% of a serving process under load).
+FRAME_CHARACTERS_SENT = Counter(
+    "domino_frame_characters_sent_total", "Websocket frames' characters sent.", ["socket"]
 )
 OPEN_SOCKETS = Gauge(
     "domino_open_sockets", "Websockets open now.", ["socket"], multiprocess_mode="livesum"
@@ -84,7 +87,7 @@ HTTP_RESPONSES = Counter("domino_http_responses_total", "HTTP answers by status.
 
 class SocketCounters(NamedTuple):
     frames: Counter
-    bytes: Counter
+    characters: Counter
     open: Gauge
 
 
@@ -92,7 +95,7 @@ class SocketCounters(NamedTuple):
 def socket_counters(kind: str) -> SocketCounters:
     """One kind of socket's counters, bound once."""
     return SocketCounters(
-        FRAMES_SENT.labels(kind), FRAME_BYTES_SENT.labels(kind), OPEN_SOCKETS.labels(kind)
+        FRAMES_SENT.labels(kind), FRAME_CHARACTERS_SENT.labels(kind), OPEN_SOCKETS.labels(kind)
     )
 
 

@@ -208,10 +208,7 @@ class ViewerConsumer(InTurnConsumer):
             return
         counters = self.counters
         counters.frames.inc()
-        if text_data is not None:  # isascii() reads a flag: no encoding for most frames
-            counters.bytes.inc(len(text_data) if text_data.isascii() else len(text_data.encode()))
-        elif bytes_data is not None:
-            counters.bytes.inc(len(bytes_data))
+        counters.characters.inc(len(text_data or bytes_data or ""))
 
     @property
     def person(self) -> Any:  # the scope's lazy User, or None for a visitor

@@ -55,7 +55,7 @@ EXPECTED = {
     "domino_command_seconds": {"action"},
     "domino_frame_build_seconds": set(),
     "domino_frames_sent": {"socket"},
-    "domino_frame_bytes_sent": {"socket"},
+    "domino_frame_characters_sent": {"socket"},
     "domino_open_sockets": {"socket"},
     "domino_tables_in_memory": set(),
     "domino_deadlines_applied": {"kind", "outcome"},
@@ -129,7 +129,7 @@ async def test_a_move_moves_the_commands_frames_and_sockets_counters() -> None:
         "refused": value("domino_commands_total", action="move", outcome="refused"),
         "timed": value("domino_command_seconds_count", action="move"),
         "frames": value("domino_frames_sent_total", socket="table"),
-        "bytes": value("domino_frame_bytes_sent_total", socket="table"),
+        "characters": value("domino_frame_characters_sent_total", socket="table"),
         "built": value("domino_frame_build_seconds_count"),
     }
     version = await current_version(table.pk)
@@ -142,7 +142,9 @@ async def test_a_move_moves_the_commands_frames_and_sockets_counters() -> None:
     )
     assert value("domino_command_seconds_count", action="move") == before["timed"] + 1
     assert value("domino_frames_sent_total", socket="table") >= before["frames"] + 2
-    assert value("domino_frame_bytes_sent_total", socket="table") > before["bytes"] + 100
+    assert value("domino_frame_characters_sent_total", socket="table") > (
+        before["characters"] + 100
+    )
     assert value("domino_frame_build_seconds_count") >= before["built"] + 2
     # the same move again, now stale: refused
     await comms[seat].send_json_to({"action": "move", "move": move, "version": version})
