@@ -11,7 +11,11 @@ for a thousand sockets in one process.
   turn, in the same order, with no task.
 - Its receive builds a new queue for a channel at every call (and drops it when
   emptied), so each message made two or three; here a channel keeps its queue
-  while its consumer listens, and drops it when the consumer stops.
+  while its consumer listens, and drops it when the consumer stops.  A channel's
+  name is checked as its queue is made, not at every send and receive (a regular
+  expression each time: 0.8% of a server under load).
+- It deep-copies every message for every member; a message of plain values (what the
+  site sends: a table's id and version) is copied as a dict, which is the same.
 
 Written against Channels 4.3.2: ``InMemoryChannelLayer``'s ``channels`` and
 ``groups``, its private ``_clean_expired``, ``send``, ``receive`` and
@@ -46,20 +50,19 @@ class LocalChannelLayer(InMemoryChannelLayer):
     def _queue(self, channel: str) -> asyncio.Queue[tuple[float, dict[str, Any]]]:
         queue = self.channels.get(channel)
         if queue is None:
+            self.require_valid_channel_name(channel)
             queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
         return queue
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "message is not a dict"
-        self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
         try:
-            self._queue(channel).put_nowait((time.time() + self.expiry, deepcopy(message)))
+            self._queue(channel).put_nowait((time.time() + self.expiry, _copy(message)))
         except asyncio.QueueFull:
             raise ChannelFull(channel) from None
 
     async def receive(self, channel: str) -> dict[str, Any]:
-        self.require_valid_channel_name(channel)
         self._clean_expired()
         queue = self._queue(channel)
         try:
@@ -77,3 +80,14 @@ class LocalChannelLayer(InMemoryChannelLayer):
         for channel in list(self.groups.get(group, ())):
             with contextlib.suppress(ChannelFull):  # as Channels': a full channel misses it
                 await self.send(channel, message)
+
+
+_PLAIN = frozenset({str, int, float, bool, bytes, type(None)})
+
+
+def _copy(message: dict[str, Any]) -> dict[str, Any]:
+    """The receiver's own copy of ``message``: a dict of plain values copied as a dict,
+    anything else deep-copied (as Channels does)."""
+    if all(type(value) in _PLAIN for value in message.values()):
+        return dict(message)
+    return deepcopy(message)

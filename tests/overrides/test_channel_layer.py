@@ -67,3 +67,35 @@ async def test_a_consumer_that_stops_listening_leaves_no_queue_behind() -> None:
     with pytest.raises(asyncio.CancelledError):
         await listener
     assert channel not in layer.channels
+
+
+async def test_each_member_receives_its_own_copy_of_a_message() -> None:
+    layer = LocalChannelLayer()
+    members = [await layer.new_channel() for _ in range(2)]
+    for channel in members:
+        await layer.group_add("table-1", channel)
+    plain = {"type": "table.version", "version": 3}
+    nested = {"type": "table.seats", "seats": [1, 2]}
+    await layer.group_send("table-1", plain)
+    await layer.group_send("table-1", nested)
+    plain["version"], nested["seats"][0] = 4, 9  # the sender changes its dicts afterwards
+    first, second = [[await layer.receive(c) for _ in range(2)] for c in members]
+    assert (
+        first
+        == second
+        == [
+            {"type": "table.version", "version": 3},
+            {"type": "table.seats", "seats": [1, 2]},
+        ]
+    )
+    first[1]["seats"].append(3)  # one receiver's change is not another's
+    assert second[1]["seats"] == [1, 2]
+
+
+async def test_a_bad_channel_name_is_refused_on_send_and_receive() -> None:
+    layer = LocalChannelLayer()
+    with pytest.raises(TypeError):
+        await layer.send("not a channel!", {"type": "x"})
+    with pytest.raises(TypeError):
+        await layer.receive("not a channel!")
+    assert not layer.channels
