@@ -49,9 +49,11 @@ class Who(str):
     names: tuple[str, ...]
     you: int
 
-    def __new__(cls, names: Iterable[str], you: int = -1) -> Who:
+    def __new__(cls, names: Iterable[str], you: int = -1, language: str | None = None) -> Who:
+        """``language``: the active one, when the caller knows it already."""
         names = tuple(names)
-        who = super().__new__(cls, _joined(names, you, start=True, governed=False))
+        text = _joined_in(language or get_language(), names, you, True, False)
+        who = super().__new__(cls, text)
         who.names, who.you = names, you
         return who
 

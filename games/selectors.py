@@ -73,15 +73,16 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         present = present_users(table_id=table.pk, user_ids=people)
     match = state.match()
     deadlines = state.deadlines
+    language = get_language()
     return build_view(
         table=table,
         rules=state.rules,
         version=table.version,
         match=match,
-        seats=_seat_facts(state, present),
+        seats=_seat_facts(state, present, language),
         you=mine.number if mine else None,
         is_host=user is not None and table.host_id == user.pk,
-        mode_label=table_mode(table),
+        mode_label=_mode_label(state, language),
         actors=state.actors,
         invitations=state.invitations,
         clocks=Clocks(
@@ -95,17 +96,29 @@ def view_of(state: TableState, user: User | None, with_presence: bool = False) -
         deal=_deal_proof(state, match),
         plays_forced_moves=mine.user.plays_forced_moves if mine and mine.user else None,
         text_mode=bool(mine and mine.user and mine.user.text_mode),
+        language=language,
     )
 
 
-def _seat_facts(state: TableState, present: set[int] | None) -> tuple[SeatFacts, ...]:
+def _seat_facts(
+    state: TableState, present: set[int] | None, language: str
+) -> tuple[SeatFacts, ...]:
     """The seats as every viewer sees them at this version: built once per language and
     presence, then shared by every viewer of the version."""
-    key = ("seats", get_language(), frozenset(present) if present is not None else None)
+    key = ("seats", language, frozenset(present) if present is not None else None)
     facts = state.memo.get(key)
     if facts is None:
         facts = state.memo[key] = tuple(_facts(s, state.table, present) for s in state.seats)
     return facts
+
+
+def _mode_label(state: TableState, language: str) -> str:
+    """How the table is played (``table_mode``), in ``language``: once per version."""
+    key = ("mode", language)
+    label = state.memo.get(key)
+    if label is None:
+        label = state.memo[key] = table_mode(state.table)
+    return label
 
 
 def _facts(seat: Seat, table: Table, present: set[int] | None) -> SeatFacts:

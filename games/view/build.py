@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.engine import Match, PlayerView, Rules
@@ -87,13 +88,16 @@ def build_view(
     deal: DealProof = NO_PROOF,
     plays_forced_moves: bool | None = None,
     text_mode: bool = False,
+    language: str | None = None,
 ) -> TableView:
     """The view of the seat ``you`` (None: a spectator) of a table whose ``match`` is
     being played (None: not started).  ``actors``: who made each move of the current
     hand; ``clocks``: the deadlines the screen counts down to; ``payouts``: what the
     table paid this viewer, ``seat_notes``: what other apps say of every seat, once the
-    table is over (a rating's change)."""
-    names = {s.number: (_("You") if s.number == you else s.name) for s in seats}
+    table is over (a rating's change).  ``language``: the active one, when the caller
+    knows it already."""
+    language = language or get_language()
+    names = {s.number: (_you(language) if s.number == you else s.name) for s in seats}
     mine = next((s for s in seats if s.number == you), None)
     player = match.round.view(you) if match is not None else None
     winners = match.winners if match is not None else ()
@@ -115,19 +119,19 @@ def build_view(
         draw_move=draw_move,
         pass_move=pass_move,
         your_turn=bool(player and player.legal_moves),
-        turn_name=named((turn,), names, you) if turn is not None else NOBODY,
+        turn_name=named((turn,), names, you, language) if turn is not None else NOBODY,
         log=tuple(log_lines(player, names, actors, _left_at(seats, hand_number - 1)))
         if player
         else (),
-        scores=side_scores(rules, match, names, you),
+        scores=side_scores(rules, match, names, you, language),
         result=player.result if player else None,
-        hand_winner_names=named(player.result.winners, names, you)
+        hand_winner_names=named(player.result.winners, names, you, language)
         if player and player.result and player.result.winners
         else NOBODY,
         revealed=revealed(player, names) if player else (),
-        hand_summaries=_summaries(match, names, you),
+        hand_summaries=_summaries(match, names, you, language),
         match_over=match_over,
-        winner_names=named(winners, names, you) if winners else NOBODY,
+        winner_names=named(winners, names, you, language) if winners else NOBODY,
         you_won=you is not None and you in winners,
         mode_label=mode_label,
         invitations=invitations,
@@ -144,6 +148,18 @@ def build_view(
         seat_notes=seat_notes,
         deal=deal,
     )
+
+
+#: "You", by language: every view names its viewer so.
+_yous: dict[str, str] = {}
+
+
+def _you(language: str) -> str:
+    """ "You" in ``language`` (the active one)."""
+    you = _yous.get(language)
+    if you is None:
+        you = _yous[language] = _("You")
+    return you
 
 
 def _placed(
@@ -190,7 +206,7 @@ def _placed(
 
 
 def _summaries(
-    match: Match | None, names: Mapping[int, str], you: int | None
+    match: Match | None, names: Mapping[int, str], you: int | None, language: str
 ) -> tuple[HandSummary, ...]:
     """One line per hand played to its end."""
     if match is None:
@@ -201,7 +217,7 @@ def _summaries(
         else (n, "", "", 0)
         for n, r in enumerate(match.rounds)
     )
-    return tuple(hand_summaries(hands, dict(names), you))
+    return tuple(hand_summaries(hands, dict(names), you, language))
 
 
 def _left_at(seats: Sequence[SeatFacts], hand: int) -> dict[int, list[int]]:

@@ -295,13 +295,21 @@ class TableView(NamedTuple):
         return self.version if self.your_turn else None
 
 
-def named(seats: tuple[int, ...], names: dict[int, str], you: int | None) -> Who:
-    """The players at ``seats``, as sentences name them (``accounts.names``)."""
-    return Who([names[s] for s in seats], you=seats.index(you) if you in seats else -1)
+def named(
+    seats: tuple[int, ...], names: dict[int, str], you: int | None, language: str | None = None
+) -> Who:
+    """The players at ``seats``, as sentences name them (``accounts.names``) in the active
+    language (``language``, when the caller knows it already)."""
+    place = seats.index(you) if you in seats else -1
+    return Who([names[s] for s in seats], you=place, language=language)
 
 
 def side_scores(
-    rules: Rules, match: Match | None, names: dict[int, str], you: int | None
+    rules: Rules,
+    match: Match | None,
+    names: dict[int, str],
+    you: int | None,
+    language: str | None = None,
 ) -> tuple[SideScore, ...]:
     """Each side's points in the match, this viewer's side marked."""
     scores = match.scores if match is not None else (0,) * rules.sides
@@ -310,7 +318,7 @@ def side_scores(
     winning_side = rules.side_of(winners[0]) if winners else None
     return tuple(
         SideScore(
-            names=named(rules.seats_of(side), names, you),
+            names=named(rules.seats_of(side), names, you, language),
             points=points,
             is_yours=side == your_side,
             won=side == winning_side,
@@ -403,7 +411,10 @@ def revealed(player: PlayerView, names: dict[int, str]) -> tuple[RevealedHand, .
 
 
 def hand_summaries(
-    hands: Iterable[tuple[int, str, str, int]], names: dict[int, str], you: int | None
+    hands: Iterable[tuple[int, str, str, int]],
+    names: dict[int, str],
+    you: int | None,
+    language: str | None = None,
 ) -> list[HandSummary]:
     """One line per hand played: ``hands`` as (number from 0, reason, winners "0,2",
     points); a hand still being played (no reason) is left out."""
@@ -412,5 +423,5 @@ def hand_summaries(
         if not reason:
             continue
         seats = tuple(int(s) for s in winners.split(",") if s)
-        out.append(HandSummary(number + 1, named(seats, names, you), points, reason))
+        out.append(HandSummary(number + 1, named(seats, names, you, language), points, reason))
     return out
