@@ -4,8 +4,10 @@ shared fragments, and countdowns from the server's clock."""
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -16,6 +18,7 @@ from markupsafe import Markup
 from games.live.fragments import keyed, render_in, shared_in
 from games.view.drawing import (
     head_html,
+    host_controls_html,
     log_line_html,
     said_line,
     seat_box_html,
@@ -72,7 +75,9 @@ def _seat_box(language: str, seat: SeatInfo, tv: TableView) -> Markup:
     return seat_box_html(seat, parts)
 
 
-HOST_CONTROLS = "games/_host_controls.html"
+@functools.lru_cache(maxsize=4096)
+def _leave_url(code: str) -> str:
+    return reverse("game_leave", args=[code])
 
 
 def seats_in(language: str, tv: TableView) -> Markup:
@@ -81,13 +86,8 @@ def seats_in(language: str, tv: TableView) -> Markup:
     boxes = [_seat_box(language, seat, tv) for seat in tv.seats] if tv.playing else []
     controls = ""
     if tv.playing and tv.table.mode == "friends" and not tv.match_over and tv.you is not None:
-        # the host's "end the game" sends the version: theirs is new at every version, so
-        # rendered rather than kept; the others' is the table's, kept
-        if tv.is_host:
-            values = {"code": tv.table.code, "is_host": True, "version": tv.version}
-            controls = SafeString(render_in(language, HOST_CONTROLS, values))
-        else:
-            controls = shared_in(language, HOST_CONTROLS, code=tv.table.code, is_host=False)
+        leave = _leave_url(tv.table.code)
+        controls = host_controls_html(is_host=tv.is_host, version=tv.version, leave_url=leave)
     return seats_html(tv, boxes=boxes, controls=controls)
 
 

@@ -428,6 +428,30 @@ def seats_html(tv: Any, *, boxes: Sequence[str], controls: str) -> Markup:
     )
 
 
+def host_controls_html(*, is_host: bool, version: int, leave_url: str) -> Markup:
+    """Below the seats of a friends' table while its game is on: the host's "end the game"
+    (it sends the version), and everybody's "leave the table" (an hx-post with the page's
+    CSRF header, as a frame draws it too: the server sends the player home)."""
+    language = get_language()
+    end = ""
+    if is_host:
+        sure = _say(language, "End this game for everyone? Nobody wins it.")
+        end = (
+            f'<button class="link small" id="end-table" ws-send'
+            f" hx-vals='{ws_vals(action='end', version=version)}' hx-confirm=\"{sure}\">"
+            f"{_say(language, 'End the game')}</button>"
+        )
+    sure = _say(
+        language,
+        "Leave this game? The computer plays your seat from now on, and you cannot take it back.",
+    )
+    return Markup(
+        f'<p class="host-controls">{end}\n<button class="link small" id="leave-game"'
+        f' hx-post="{escape(leave_url)}" hx-confirm="{sure}">'
+        f"{_say(language, 'Leave the table')}</button></p>"
+    )
+
+
 def said_line(tv: Any, move: str, turn: str, ends: str) -> str:
     """What the screen reader is told after a frame (table.js reads it from the head's
     ``data-say``), on one line: its parts (``games.view.regions.SAID``), markup already:
