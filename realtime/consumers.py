@@ -9,10 +9,12 @@ client claims.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import traceback
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -214,6 +216,14 @@ class ViewerConsumer(InTurnConsumer):
     def person(self) -> Any:  # the scope's lazy User, or None for a visitor
         return self.user if self.user is not None and self.user.is_authenticated else None
 
+    def speaking(self) -> AbstractContextManager[Any]:
+        """This viewer's language active (``translation.override``); nothing to do when it
+        is already, as it mostly is: a frame is built in the socket's own task (or on a
+        thread with a copy of its context), where the default language stays active."""
+        if translation.get_language() == self.language:
+            return contextlib.nullcontext()
+        return translation.override(self.language)
+
     def render(self, template: str, context: dict[str, Any]) -> str:
-        with translation.override(self.language):
+        with self.speaking():
             return render_to_string(template, context)

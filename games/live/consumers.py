@@ -15,7 +15,6 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -217,12 +216,12 @@ class TableConsumer(ViewerConsumer):
     def _dispatch(
         self, data: dict[str, Any], person: User, told: realtime_announce.Told
     ) -> str | None:
-        with translation.override(self.language), realtime_announce.collecting(told):
+        with self.speaking(), realtime_announce.collecting(told):
             return dispatch(table_id=self.table_id, user=person, data=data)
 
     def _t(self, message: object) -> str:
         """A lazy message in this viewer's language."""
-        with translation.override(self.language):
+        with self.speaking():
             return str(message)
 
     async def table_version(self, event: dict[str, Any]) -> None:
@@ -249,7 +248,7 @@ class TableConsumer(ViewerConsumer):
         started = time.perf_counter()
         if everything:
             self.screen = frames.Screen()
-        with translation.override(self.language):
+        with self.speaking():
             tv = table_view(
                 table=self.table_id, user=self.person, with_presence=True, at_least=at_least
             )
@@ -263,7 +262,7 @@ class TableConsumer(ViewerConsumer):
         return html, tv.version
 
     def _render_seats(self) -> tuple[str, int]:
-        with translation.override(self.language):
+        with self.speaking():
             tv = table_view(table=self.table_id, user=self.person, with_presence=True)
             html, self.screen = frames.seats_frame(tv, self.screen, language=self.language)
         self._remember_presence(tv)
@@ -277,7 +276,7 @@ class TableConsumer(ViewerConsumer):
 
     async def send_flash(self, message: str, kind: str = "error", done: str | None = None) -> None:
         """A note over the page; ``done``: the command it answers, which succeeded."""
-        with translation.override(self.language):
+        with self.speaking():
             html, self.screen = frames.flash_frame(
                 self.screen, message=message, kind=kind, done=done
             )

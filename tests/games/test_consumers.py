@@ -261,6 +261,29 @@ async def test_frames_speak_the_players_chosen_language() -> None:
     await comm.disconnect()
 
 
+async def test_players_of_two_languages_at_one_table_each_read_their_own() -> None:
+    table, anna, bruno, _carla = await started_duello()
+    italian = WebsocketCommunicator(
+        application,
+        f"/ws/table/{table.code}/",
+        headers=[
+            (b"origin", b"http://localhost"),
+            (b"cookie", await sync_to_async(session_cookie)(anna) + b"; django_language=it"),
+        ],
+    )
+    assert (await italian.connect())[0]
+    english = await connect(f"/ws/table/{table.code}/", bruno)
+    for version in (2, 3, 4):  # a frame built with each language active in turn
+        italian_screen = await frame_at_least(italian, version)
+        english_screen = await frame_at_least(english, version)
+        if version > 2:  # the line's open ends, said in the board's words
+            assert "estremità" in italian_screen.lower() and " ends: " not in italian_screen
+            assert " ends: " in english_screen and "estremità" not in english_screen.lower()
+        assert await play_the_first_legal_move(table, (anna, bruno), version)
+    await italian.disconnect()
+    await english.disconnect()
+
+
 async def test_a_frame_carries_only_the_regions_that_changed() -> None:
     table, anna, bruno, carla = await started_duello()
     watcher = await connect(f"/ws/table/{table.code}/", carla)
