@@ -65,11 +65,11 @@ def table_view(
 def view_of(state: TableState, user: User | None, with_presence: bool = False) -> TableView:
     """One viewer's view of a table's state: their own hand only (no query but, with
     ``with_presence``, one cache read of who has a live socket)."""
-    table = state.table
-    mine = next((s for s in state.seats if user is not None and s.user_id == user.pk), None)
+    table, users = state.table, _seat_users(state)
+    mine = state.seats[users.index(user.pk)] if user is not None and user.pk in users else None
     present = None
     if with_presence:
-        people = [s.user_id for s in state.seats if s.user_id is not None]
+        people = [user_id for user_id in users if user_id is not None]
         present = present_users(table_id=table.pk, user_ids=people)
     match = state.match()
     deadlines = state.deadlines
@@ -110,6 +110,15 @@ def _seat_facts(
     if facts is None:
         facts = state.memo[key] = tuple(_facts(s, state.table, present) for s in state.seats)
     return facts
+
+
+def _seat_users(state: TableState) -> tuple[int | None, ...]:
+    """Who sits in each seat (a user's id), once per version: a model's foreign key is
+    read through a descriptor, every viewer of every version read them all."""
+    users = state.memo.get("users")
+    if users is None:
+        users = state.memo["users"] = tuple(seat.user_id for seat in state.seats)
+    return users
 
 
 def _mode_label(state: TableState, language: str) -> str:

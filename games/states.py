@@ -52,7 +52,7 @@ class TableState:
     seat_notes: tuple[SeatNote, ...] = ()  # once finished: every seat's (games.hooks.seat_notes)
     # what the selector builds of this version for every viewer alike, built once
     # (``games.selectors``: the seats as everyone sees them, per language and presence;
-    # the table's mode in words, per language; the deal's proof)
+    # who sits where; the table's mode in words, per language; the deal's proof)
     memo: dict[Hashable, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
