@@ -90,18 +90,36 @@ def _walk(doubles: tuple[bool, ...], width: int) -> Walk:
     turned = False  # whether the last place is a turn
     while i < n:
         start = i
-        while i < n:
-            double = doubles[i]
-            if double and i == start and row:  # it cannot stand crosswise under the turn
-                way, w = ("e" if east else "w"), 2
-            else:
-                way, w = ("d" if double else "e" if east else "w"), 1 if double else 2
-            room = 1  # the turning tile beyond it, or the right end's mark
-            if not (x + w + room <= width if east else x - w - room >= 0) and i > start:
-                break
-            places.append((x if east else x - w, row, way))
-            x = x + w if east else x - w
-            i += 1
+        # a row's tiles, as far as they go leaving room (1) for the turning tile beyond
+        # them or the right end's mark; a double lies crosswise but under a turn (it
+        # cannot stand crosswise there).  Written out for each way: the line's hot loop.
+        crosswise = i if row else -1  # the row's first tile, after a turn
+        if east:
+            while i < n:
+                if doubles[i] and i != crosswise:
+                    if x + 2 > width and i > start:
+                        break
+                    places.append((x, row, "d"))
+                    x += 1
+                else:
+                    if x + 3 > width and i > start:
+                        break
+                    places.append((x, row, "e"))
+                    x += 2
+                i += 1
+        else:
+            while i < n:
+                if doubles[i] and i != crosswise:
+                    if x < 2 and i > start:
+                        break
+                    x -= 1
+                    places.append((x, row, "d"))
+                else:
+                    if x < 3 and i > start:
+                        break
+                    x -= 2
+                    places.append((x, row, "w"))
+                i += 1
         turned = False
         if i == n:
             break
@@ -180,14 +198,11 @@ def _best_widths(
     sizes = []
     for _, cols, rows in candidates:
         tall = 1 / (2 * rows)
-        # ``_size`` at each ratio, its ``min`` written out (the builtin's call is most of it)
-        row = []
-        for a, cap in zip(ratios, caps, strict=True):
-            size = a / cols
-            if cap < size:
-                size = cap
-            row.append(tall if tall < size else size)
-        sizes.append(row)
+        # ``_size`` at each ratio, its ``min`` written out (the builtin's call is most of
+        # it): the cap on a tile's length is the smaller of the first two for a layout
+        # narrower than 2 / LONGEST half-tiles (7), at every ratio, and never else
+        across = caps if cols * LONGEST < 2 else [a / cols for a in ratios]
+        sizes.append([tall if tall < size else size for size in across])
     largest = [max(column) for column in zip(*sizes, strict=True)]
     widths = []
     for i, j, k in looks:
