@@ -14,7 +14,6 @@ import functools
 import logging
 import traceback
 from collections.abc import Awaitable, Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -216,7 +215,7 @@ class ViewerConsumer(InTurnConsumer):
     def person(self) -> Any:  # the scope's lazy User, or None for a visitor
         return self.user if self.user is not None and self.user.is_authenticated else None
 
-    def speaking(self) -> AbstractContextManager[Any]:
+    def speaking(self) -> contextlib.AbstractContextManager[Any]:
         """This viewer's language active (``translation.override``); nothing to do when it
         is already, as it mostly is: a frame is built in the socket's own task (or on a
         thread with a copy of its context), where the default language stays active."""
