@@ -19,6 +19,7 @@ from games.offline import django_shim
 from games.view import drawing, templating
 from games.view.parts import LogLine, SeatInfo
 from games.view.regions import (
+    DRAWN_FRAGMENTS,
     FLASH,
     HEAD_BODY,
     HEAD_TITLE,
@@ -116,7 +117,9 @@ class Renderer:
         if html is None:
             if len(self._kept) > 5000:
                 self._kept.clear()
-            html = self._kept[key] = Markup(self.render(template, values))
+            draw = DRAWN_FRAGMENTS.get(template)
+            drawn = draw(**values) if draw is not None else self.render(template, values)
+            html = self._kept[key] = Markup(drawn)
         return html
 
     @pass_context

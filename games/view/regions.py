@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from games.view import drawing
+
 #: Every region of the table page, in the page's order: its element's id -> the live
 #: template that draws it (``games/_live.html`` includes them all).
 REGIONS: dict[str, str] = {
@@ -101,6 +103,12 @@ SHARED: dict[str, tuple[str, Callable[[Any], Values]]] = {
     "games/_board.html": ("games/_board_body.html", _board),
     "games/_deal.html": ("games/_deal_body.html", _deal),
     "games/_scores.html": ("games/_score_body.html", _scores),
+}
+#: The shared fragments drawn in Python (their templates are one call of the same, for
+#: the page): called straight, with the fragment's values, when one is not kept yet.
+DRAWN_FRAGMENTS: dict[str, Callable[..., str]] = {
+    "games/_hand_body.html": drawing.hand_html,
+    "games/_board_body.html": drawing.board_html,
 }
 
 

@@ -21,7 +21,7 @@ from games.models import Table
 from games.records import load_match
 from games.selectors import table_view
 from games.view.parts import SeatLabel
-from games.view.regions import KEYED, REGIONS, SAID
+from games.view.regions import DRAWN_FRAGMENTS, KEYED, REGIONS, SAID
 from tests.fixtures import PAIRS, play_a_legal_move, seat_user, version_of
 
 
@@ -41,7 +41,8 @@ def pairs_table(make_user: Callable[..., User]) -> Table:
 
 @pytest.fixture
 def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
-    """How many times each of the live templates is rendered."""
+    """How many times each of the live templates is rendered (a fragment drawn in Python
+    counts as its template)."""
     counts: Counter[str] = Counter()
     render = fragments._render
 
@@ -49,7 +50,16 @@ def rendered(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counts[template] += 1
         return render(template, *args, **kwargs)
 
+    def counting_drawing(template: str, draw: Callable[..., str]) -> Callable[..., str]:
+        def drawing(**values: Any) -> str:
+            counts[template] += 1
+            return draw(**values)
+
+        return drawing
+
     monkeypatch.setattr(fragments, "_render", counting)
+    for template, draw in DRAWN_FRAGMENTS.items():
+        monkeypatch.setitem(DRAWN_FRAGMENTS, template, counting_drawing(template, draw))
     return counts
 
 
