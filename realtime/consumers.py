@@ -212,7 +212,7 @@ class ViewerConsumer(InTurnConsumer):
         counters.characters.inc(len(text_data or bytes_data or ""))
 
     @property
-    def person(self) -> Any:  # the scope's lazy User, or None for a visitor
+    def person(self) -> Any:  # the scope's User, or None for a visitor
         return self.user if self.user is not None and self.user.is_authenticated else None
 
     def speaking(self) -> contextlib.AbstractContextManager[Any]:
