@@ -11,8 +11,9 @@ once as Channels' own does, and the server's ``send`` is the socket's: a consume
 changes the session does not save it, as with Channels' middleware.
 
 Channels' ``AuthMiddleware`` reads the user at once too, but leaves a lazy object in
-``scope["user"]``: each of the dozen reads a frame makes of it (its id, whether it is
-signed in) went through Django's proxy (about 2% of a serving process under load).
+``scope["user"]``: each read of it in a frame or a command (its id, whether it is
+signed in) went through Django's proxy (15 of 982 samples of a serving process under
+load, py-spy).
 Here ``scope["user"]`` is what Channels' ``get_user`` returns: the ``User``, or an
 ``AnonymousUser``.
 """
