@@ -29,7 +29,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from games.view.parts import TableView
-from games.view.regions import DRAWN_FRAGMENTS, SHARED
+from games.view.regions import SHARED, drawn_fragment
 
 #: Fragments a process keeps (the oldest go first): a few MB.
 KEEP = 20_000
@@ -66,8 +66,9 @@ def _shared(template: str, language: str, values: dict[str, Hashable]) -> SafeSt
     html = _kept.get(key)
     if html is not None:
         return html
-    draw = DRAWN_FRAGMENTS.get(template)
-    drawn = draw(**values) if draw is not None else _render(template, values, language)
+    drawn = drawn_fragment(template, values)
+    if drawn is None:
+        drawn = _render(template, values, language)
     return _keep(key, SafeString(drawn))  # a template's or a drawing's own (escaped) output
 
 

@@ -19,7 +19,6 @@ from games.offline import django_shim
 from games.view import drawing, templating
 from games.view.parts import LogLine, SeatInfo
 from games.view.regions import (
-    DRAWN_FRAGMENTS,
     FLASH,
     HEAD_BODY,
     HEAD_TITLE,
@@ -27,6 +26,7 @@ from games.view.regions import (
     REGIONS,
     SAID,
     SHARED,
+    drawn_fragment,
     head_body,
 )
 from games.view.templating import RegionsEnvironment
@@ -117,8 +117,9 @@ class Renderer:
         if html is None:
             if len(self._kept) > 5000:
                 self._kept.clear()
-            draw = DRAWN_FRAGMENTS.get(template)
-            drawn = draw(**values) if draw is not None else self.render(template, values)
+            drawn = drawn_fragment(template, values)
+            if drawn is None:
+                drawn = self.render(template, values)
             html = self._kept[key] = Markup(drawn)
         return html
 

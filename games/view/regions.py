@@ -112,6 +112,13 @@ DRAWN_FRAGMENTS: dict[str, Callable[..., str]] = {
 }
 
 
+def drawn_fragment(template: str, values: Values) -> str | None:
+    """A shared fragment's HTML for ``values`` when it is drawn in Python
+    (``DRAWN_FRAGMENTS``); None when its template must be rendered."""
+    draw = DRAWN_FRAGMENTS.get(template)
+    return draw(**values) if draw is not None else None
+
+
 #: The head's title bar (``games.view.drawing.head_html`` draws the head around it), and
 #: the values it shows.
 HEAD_BODY = "games/_head_body.html"
